@@ -1,0 +1,64 @@
+#pragma once
+// A kernel: shapes, deterministic inputs, the torch reference, a tolerance, and one implementation per backend.
+// Kernels live in kernels/<name>/ and register themselves with KBENCH_KERNEL (registry.hpp).
+
+#include <kbench/call_result.hpp>
+#include <kbench/config.hpp>
+#include <kbench/device.hpp>
+#include <kbench/host_tensor.hpp>
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kbench {
+
+/// Everything an implementation is bound to: the device, the problem shape, its config, and the inputs already
+/// uploaded to the device (one buffer per input, in make_inputs order).
+struct kernel_args {
+  device_ptr device;
+  kbench::shape shape;
+  kbench::config config;
+  std::vector<buffer_ptr> inputs;
+};
+
+/// Enqueues one call of a bound implementation and returns at once (synchronous backends return completed
+/// events). Outputs are allocated once when the implementation is bound and returned in every call_result,
+/// in the order of the reference's outputs.
+using launcher = std::function<call_result()>;
+
+/// Binds an implementation: allocates outputs, builds programs for the config. Throws kbench::error on a build
+/// failure (with the build log) or a config that does not fit the shape or device.
+using implementation_factory = std::function<launcher(const kernel_args&)>;
+
+struct implementation {
+  backend_kind backend = backend_kind::cpu;
+  implementation_factory bind;
+  kbench::config default_config;
+  std::string baseline_form;  // torch only: how the baseline calls torch, e.g. "at::exp_out (preallocated)"
+};
+
+/// When a result matches the reference: |got - want| <= atol + rtol * |want| for all but a fraction of elements.
+struct tolerance {
+  double atol = 1e-5;
+  double rtol = 1e-5;
+  double max_mismatch_fraction = 0;  // [fraction of elements]
+};
+
+struct kernel_definition {
+  std::string name;
+  std::string description;
+  std::vector<kbench::shape> shapes;  // in increasing size; the suite times them all
+  std::function<std::vector<host_tensor>(const kbench::shape&, std::uint64_t seed)> make_inputs;
+  std::function<std::vector<host_tensor>(const std::vector<host_tensor>& inputs)> reference;
+  kbench::tolerance tolerance;
+  std::function<double(const kbench::shape&)> bytes_moved;  // [bytes per call], for bandwidth; may be empty
+  std::vector<implementation> implementations;
+
+  /// The implementation for `backend`, or nullptr when the kernel has none.
+  [[nodiscard]] const implementation* find(backend_kind backend) const;
+};
+
+}  // namespace kbench

@@ -1,0 +1,54 @@
+#pragma once
+// The kernel registry and the builder that kernels register through.
+//
+// **Example** (kernels/exp/exp.cpp):
+//   KBENCH_KERNEL(exp) {
+//     return kbench::kernel_builder("exp")
+//         .describe("y = exp(x), elementwise")
+//         .shapes({{1024}, {4096}, {104857600}})
+//         .inputs([](const kbench::shape& s, std::uint64_t seed) { ... })
+//         .reference(&exp_reference)
+//         .implement(kbench::backend_kind::cpu, &bind_exp_cpu, {{"GRAIN", 65536}});
+//   }
+
+#include <kbench/kernel.hpp>
+
+#include <string_view>
+#include <vector>
+
+namespace kbench {
+
+class kernel_builder {
+ public:
+  explicit kernel_builder(std::string name);
+  kernel_builder& describe(std::string text);
+  kernel_builder& shapes(std::vector<shape> list);
+  kernel_builder& inputs(std::function<std::vector<host_tensor>(const shape&, std::uint64_t)> make);
+  kernel_builder& reference(std::function<std::vector<host_tensor>(const std::vector<host_tensor>&)> fn);
+  kernel_builder& tolerance(double atol, double rtol, double max_mismatch_fraction = 0);
+  kernel_builder& bytes_moved(std::function<double(const shape&)> fn);
+  kernel_builder& implement(backend_kind backend, implementation_factory bind, config default_config = {},
+                            std::string baseline_form = {});
+  [[nodiscard]] kernel_definition build() &&;
+
+ private:
+  kernel_definition m_def;
+};
+
+/// Adds a kernel; throws kbench::error on a duplicate name or a definition missing shapes, inputs or reference.
+bool register_kernel(kernel_definition def);
+
+/// Every registered kernel, sorted by name.
+[[nodiscard]] const std::vector<kernel_definition>& all_kernels();
+
+/// The kernel called `name`; throws usage_error listing the valid names otherwise.
+[[nodiscard]] const kernel_definition& find_kernel(std::string_view name);
+
+}  // namespace kbench
+
+/// Defines and registers a kernel at static-initialization time; the body returns a kernel_builder.
+#define KBENCH_KERNEL(ident)                                                                          \
+  static ::kbench::kernel_builder kbench_define_##ident();                                           \
+  [[maybe_unused]] static const bool kbench_registered_##ident =                                     \
+      ::kbench::register_kernel(kbench_define_##ident().build());                                    \
+  static ::kbench::kernel_builder kbench_define_##ident()
