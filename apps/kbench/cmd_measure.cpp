@@ -1,0 +1,188 @@
+// `kbench measure`: the three-measure table (wall latency, throughput, device time) with the capture and sync
+// checks, for every implementation of one kernel at one shape.
+
+#include <kbench/error.hpp>
+#include <kbench/measure_kernel.hpp>
+#include <kbench/registry.hpp>
+#include <kbench/report/json_v3.hpp>
+
+#include "commands.hpp"
+#include "text_table.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+namespace kbench::cli {
+
+namespace {
+
+const shape& choose_shape(const kernel_definition& kernel, const measure_command& command) {
+  std::vector<std::string> valid;
+  for (const auto& s : kernel.shapes) valid.push_back(to_string(s));
+  if (command.shape_index >= 0 || command.shape.empty()) {
+    const int index = command.shape_index < 0 ? 0 : command.shape_index;
+    if (static_cast<std::size_t>(index) >= kernel.shapes.size()) {
+      throw usage_error(fmt::format("shape index {} out of range for kernel '{}' (valid: 0..{}: {})", index,
+                                    kernel.name, kernel.shapes.size() - 1, fmt::join(valid, " ")));
+    }
+    return kernel.shapes[static_cast<std::size_t>(index)];
+  }
+  const shape wanted = parse_shape(command.shape);
+  for (const auto& s : kernel.shapes) {
+    if (s == wanted) return s;
+  }
+  throw usage_error(fmt::format("unknown shape {} for kernel '{}' (valid: {})", to_string(wanted), kernel.name,
+                                fmt::join(valid, " ")));
+}
+
+std::string with_spread(const summary& s) {
+  if (s.count == 0) return "-";
+  return fmt::format("{:.4f} ±{:.1f}%", s.median, 100.0 * s.cv);
+}
+
+std::string sync_cell(const measurement& t) {
+  if (t.sync_violations() == 0) return "ok";
+  std::vector<std::string> parts;
+  if (t.result_sync_violations > 0) parts.push_back(fmt::format("{} early waits", t.result_sync_violations));
+  if (t.barrier_violations > 0) parts.push_back(fmt::format("{} early barriers", t.barrier_violations));
+  return fmt::format("FAIL ({})", fmt::join(parts, ", "));
+}
+
+nlohmann::json records_of(const kernel_definition& kernel, const shape& s, const implementation_measurement& m,
+                          std::int64_t timestamp, const std::string& fault) {
+  report::record_context context;
+  context.kernel = kernel.name;
+  context.shape = to_string(s);
+  context.device = m.device;
+  context.config = to_json_text(m.used_config);
+  context.timestamp = timestamp;
+  context.extra = {{"status", std::string(to_string(m.status))}, {"command", "measure"}};
+  if (fault != "none") context.extra["injected_sync_fault"] = fault;
+  if (!m.error.empty()) context.extra["error"] = m.error;
+
+  nlohmann::json records = nlohmann::json::array();
+  records.push_back(report::make_record(context, "accuracy", {m.accuracy.passed ? 1.0 : 0.0},
+                                        {{"max_abs_error", m.accuracy.max_abs_error},
+                                         {"max_rel_error", m.accuracy.max_rel_error},
+                                         {"mismatches", m.accuracy.mismatches}}));
+  if (!m.timing) return records;
+  const measurement& t = *m.timing;
+  const nlohmann::json checks = {{"stat", "median"},
+                                 {"valid", t.valid()},
+                                 {"result_sync_violations", t.result_sync_violations},
+                                 {"barrier_violations", t.barrier_violations}};
+  auto metric = [&](const char* name, const std::vector<double>& values, const summary& st) {
+    nlohmann::json extra = checks;
+    extra["median"] = st.median;
+    extra["cv"] = st.cv;
+    extra["ci99_low"] = st.median_ci_low;
+    extra["ci99_high"] = st.median_ci_high;
+    records.push_back(report::make_record(context, name, values, extra));
+  };
+  metric("latency_ms", t.wall_ms, t.wall);
+  metric("throughput_ms", t.throughput_ms, t.throughput);
+  metric("device_ms", t.device_ms, t.device);
+  nlohmann::json capture = checks;
+  capture["captured"] = t.calls_captured;
+  capture["dispatched"] = t.calls_dispatched;
+  records.push_back(report::make_record(context, "capture_ratio", {t.capture_ratio()}, capture));
+  return records;
+}
+
+}  // namespace
+
+int measure(const measure_command& command) {
+  const kernel_definition& kernel = find_kernel(command.kernel);
+  const shape& s = choose_shape(kernel, command);
+  measure_kernel_options options;
+  options.seed = command.seed;
+  options.timing = command.timing;
+  options.fault = parse_sync_fault(command.fault);
+  for (const auto& name : command.backends) {
+    const backend_kind kind = parse_backend_kind(name);
+    if (kernel.find(kind) == nullptr) {
+      std::vector<std::string> valid;
+      for (const auto& impl : kernel.implementations) valid.emplace_back(to_string(impl.backend));
+      throw usage_error(fmt::format("kernel '{}' has no {} implementation (valid: {})", kernel.name, name,
+                                    fmt::join(valid, ", ")));
+    }
+    options.backends.push_back(kind);
+  }
+  if (!command.json_path.empty() && std::filesystem::exists(command.json_path)) {
+    // Refuse before measuring anything: a file we cannot parse is never overwritten.
+    std::ifstream in(command.json_path);
+    const auto doc = nlohmann::json::parse(in, nullptr, false);
+    const std::string why = doc.is_discarded() ? "not valid JSON" : report::validate_records(doc);
+    if (!why.empty()) {
+      KBENCH_THROW("{} exists and is not a list of v3 records ({}); refusing to overwrite it", command.json_path, why);
+    }
+  }
+  options.progress = [](const std::string& what) { fmt::print(stderr, "[kbench] {}\n", what); };
+
+  const auto timestamp =
+      std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+  const auto results = measure_kernel(kernel, s, options);
+
+  fmt::print("kbench measure: {} {} float32, seed {}{}\n", kernel.name, to_string(s), command.seed,
+             options.fault == sync_fault::none ? "" : fmt::format(", injected sync fault: {}", command.fault));
+  for (const auto& m : results) {
+    if (m.status == impl_status::unavailable) continue;
+    fmt::print("  {:<7} {} ({}; config {})\n", to_string(m.backend), m.device.name, m.device.platform,
+               to_json_text(m.used_config));
+  }
+  text_table table({"Backend", "Wall (ms)", "Throughput (ms)", "Device (ms)", "Overhead (ms)", "Capture",
+                    "Sync check", "Accuracy", "Status"});
+  int failures = 0;
+  std::vector<std::string> notes;
+  for (const auto& m : results) {
+    const std::string backend(to_string(m.backend));
+    const std::string accuracy = m.accuracy.elements == 0 ? "-"
+                                 : m.accuracy.passed
+                                     ? fmt::format("ok (max rel {:.1e})", m.accuracy.max_rel_error)
+                                     : fmt::format("FAIL {}/{}", m.accuracy.mismatches, m.accuracy.elements);
+    if (m.status == impl_status::unavailable) {
+      table.add_row({backend, "-", "-", "-", "-", "-", "-", "-", "unavailable"});
+      notes.push_back(fmt::format("{}: unavailable: {}", backend, m.error));
+      if (!command.backends.empty()) ++failures;
+      continue;
+    }
+    if (!m.timing) {
+      table.add_row({backend, "-", "-", "-", "-", "-", "-", accuracy, std::string(to_string(m.status))});
+      notes.push_back(fmt::format("{}: {}: {}", backend, to_string(m.status), m.error));
+      ++failures;
+      continue;
+    }
+    const measurement& t = *m.timing;
+    const std::string status = t.valid() ? "ok" : "INVALID";
+    table.add_row({backend, with_spread(t.wall), with_spread(t.throughput), with_spread(t.device),
+                   t.device.count == 0 ? "-" : fmt::format("{:.4f}", t.wall.median - t.device.median),
+                   fmt::format("{}/{}", t.calls_captured, t.calls_dispatched), sync_cell(t), accuracy, status});
+    for (const auto& w : t.warnings) notes.push_back(fmt::format("{}: {}", backend, w));
+    if (!t.valid()) ++failures;
+  }
+  fmt::print("\n{}", table.render());
+  fmt::print("medians ±coefficient of variation; overhead = wall - device; capture = calls whose device work had "
+             "finished with timestamps when the timed window closed\n");
+  for (const auto& note : notes) fmt::print("  ! {}\n", note);
+  if (failures > 0) {
+    fmt::print("{} implementation(s) failed or measured invalid: these timings must not be trusted\n", failures);
+  }
+
+  if (!command.json_path.empty()) {
+    nlohmann::json records = nlohmann::json::array();
+    for (const auto& m : results) {
+      if (m.status == impl_status::unavailable) continue;
+      for (auto& r : records_of(kernel, s, m, timestamp, command.fault)) records.push_back(std::move(r));
+    }
+    report::append_records(command.json_path, records);
+    fmt::print("wrote {} records to {}\n", records.size(), command.json_path);
+  }
+  return failures > 0 ? 1 : 0;
+}
+
+}  // namespace kbench::cli

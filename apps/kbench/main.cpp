@@ -1,0 +1,68 @@
+// kbench: times compute kernels correctly on asynchronous devices.
+
+#include <kbench/build_config.hpp>
+#include <kbench/error.hpp>
+
+#include "commands.hpp"
+
+#include <CLI/CLI.hpp>
+#include <fmt/core.h>
+
+#include <cstdio>
+
+int main(int argc, char** argv) {
+  CLI::App app{"kbench: times compute kernels correctly on asynchronous devices"};
+  app.set_version_flag("--version", KBENCH_VERSION);
+  app.require_subcommand(0, 1);
+  bool list_kernels_flag = false;
+  app.add_flag("--list-kernels", list_kernels_flag, "List kernels, shapes and backends, then exit");
+
+  auto* list = app.add_subcommand("list", "Kernels, their shapes and backends");
+  auto* devices = app.add_subcommand("devices", "Backends and devices found on this machine");
+
+  kbench::cli::measure_command m;
+  auto* measure = app.add_subcommand("measure", "The three-measure table for every implementation of one kernel/shape");
+  measure->add_option("--kernel,--op", m.kernel, "Kernel name (see `kbench list`)")->required();
+  auto* shape_opt = measure->add_option("--shape", m.shape, "Shape, e.g. 104857600 or [1024,256]");
+  measure->add_option("--shape-index", m.shape_index, "Index into the kernel's shapes")->excludes(shape_opt);
+  measure->add_option("--backend", m.backends, "Backends to run (comma-separated; default: every one available)")
+      ->delimiter(',');
+  measure->add_option("--seed", m.seed, "Seed of the deterministic inputs")->capture_default_str();
+  measure->add_option("--repeat", m.timing.repeat, "Wall-latency samples (0: fill --target-ms)")->capture_default_str();
+  measure->add_option("--target-ms", m.timing.target_ms, "Time budget the repeat count fills [ms]")
+      ->capture_default_str();
+  measure->add_option("--warmup", m.timing.warmup, "Warm-up calls, each synced")->capture_default_str();
+  measure->add_option("--throughput-calls", m.timing.throughput_calls, "Calls per throughput batch (0: = repeat)")
+      ->capture_default_str();
+  measure->add_flag("--flush-cache", m.timing.flush_cache, "Flush the last-level cache before every sample");
+  measure->add_option("--inject-sync-fault", m.fault, "Make result waits, the barrier or both no-ops: none|result|barrier|both")
+      ->capture_default_str();
+  measure->add_option("--json", m.json_path, "Append v3 records to this JSON file");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);  // prints the message and the usage hint
+    return 2;
+  }
+
+  try {
+    if (list_kernels_flag || *list) return kbench::cli::list_kernels();
+    if (*devices) return kbench::cli::list_devices();
+    if (*measure) return kbench::cli::measure(m);
+    fmt::print("{}", app.help());
+    return 0;
+  } catch (const kbench::usage_error& e) {
+    fmt::print(stderr, "kbench: {}\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "kbench: error: {}\n", e.what());
+    return 1;
+  }
+}

@@ -1,0 +1,37 @@
+#pragma once
+// One implementation of a kernel bound to a device, a shape and a config, with its inputs on the device:
+// what the measurement core times and the accuracy check reads back.
+
+#include <kbench/bench_target.hpp>
+#include <kbench/kernel.hpp>
+
+#include <vector>
+
+namespace kbench {
+
+class bound_kernel {
+ public:
+  /// Uploads `inputs` to `device` and binds `impl` with `cfg` (empty: the implementation's default config).
+  /// Throws kbench::error when the implementation cannot be built for this shape, config or device.
+  bound_kernel(const kernel_definition& kernel, const implementation& impl, device_ptr device, const shape& s,
+               const std::vector<host_tensor>& inputs, config cfg = {});
+
+  /// The target for bench/measure: call = one launch, barrier = the device's barrier.
+  [[nodiscard]] bench_target target() const;
+  /// Runs one call, waits for it (verified), and reads every output back to the host with the reference's shapes.
+  [[nodiscard]] std::vector<host_tensor> run_and_read(const std::vector<host_tensor>& reference_outputs) const;
+
+  [[nodiscard]] const config& used_config() const { return m_config; }
+  [[nodiscard]] const device_ptr& device() const { return m_device; }
+  [[nodiscard]] backend_kind backend() const { return m_backend; }
+
+ private:
+  std::string m_name;
+  backend_kind m_backend;
+  device_ptr m_device;
+  config m_config;
+  std::vector<buffer_ptr> m_inputs;
+  launcher m_launch;
+};
+
+}  // namespace kbench

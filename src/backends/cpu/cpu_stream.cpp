@@ -1,0 +1,100 @@
+#include "backends/cpu/cpu_stream.hpp"
+
+#include <chrono>
+#include <utility>
+
+namespace kbench::cpu {
+
+namespace {
+std::int64_t steady_now_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+}  // namespace
+
+void cpu_event::wait() {
+  std::unique_lock lock(m_mutex);
+  m_done.wait(lock, [this] { return m_complete.load(std::memory_order_acquire); });
+}
+
+std::optional<device_interval> cpu_event::interval() const {
+  if (!is_complete()) return std::nullopt;
+  std::lock_guard lock(m_mutex);
+  if (m_failed) return std::nullopt;
+  return device_interval{m_start_ns, m_end_ns};
+}
+
+void cpu_event::finish(std::int64_t start_ns, std::int64_t end_ns, bool failed) {
+  {
+    std::lock_guard lock(m_mutex);
+    m_start_ns = start_ns;
+    m_end_ns = end_ns;
+    m_failed = failed;
+    m_complete.store(true, std::memory_order_release);
+  }
+  m_done.notify_all();
+}
+
+cpu_stream::cpu_stream(thread_pool& pool) : m_pool(pool), m_dispatcher([this] { dispatch_loop(); }) {}
+
+cpu_stream::~cpu_stream() {
+  {
+    std::lock_guard lock(m_mutex);
+    m_stopping = true;
+  }
+  m_work_ready.notify_all();
+  m_dispatcher.join();
+}
+
+event_ptr cpu_stream::enqueue(cpu_kernel kernel) {
+  auto done = std::make_shared<cpu_event>();
+  {
+    std::lock_guard lock(m_mutex);
+    m_queue.push_back(task{std::move(kernel), done});
+  }
+  m_work_ready.notify_one();
+  return done;
+}
+
+void cpu_stream::synchronize() {
+  std::unique_lock lock(m_mutex);
+  m_idle.wait(lock, [this] { return m_queue.empty() && !m_running; });
+  if (m_error) {
+    std::exception_ptr error = std::exchange(m_error, nullptr);
+    lock.unlock();
+    std::rethrow_exception(error);
+  }
+}
+
+void cpu_stream::dispatch_loop() {
+  const parallel_context context(m_pool);
+  std::unique_lock lock(m_mutex);
+  while (true) {
+    m_work_ready.wait(lock, [this] { return m_stopping || !m_queue.empty(); });
+    if (m_queue.empty()) return;  // stopping, and everything queued has run
+    task next = std::move(m_queue.front());
+    m_queue.pop_front();
+    m_running = true;
+    lock.unlock();
+
+    bool failed = false;
+    std::exception_ptr error;
+    const std::int64_t start_ns = steady_now_ns();
+    try {
+      next.kernel(context);
+    } catch (...) {
+      failed = true;
+      error = std::current_exception();
+    }
+    const std::int64_t end_ns = steady_now_ns();
+    next.kernel = nullptr;  // release captured state before the event reports completion
+    next.done->finish(start_ns, end_ns, failed);
+
+    lock.lock();
+    if (error && !m_error) m_error = error;
+    m_running = false;
+    if (m_queue.empty()) m_idle.notify_all();
+  }
+}
+
+}  // namespace kbench::cpu

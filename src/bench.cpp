@@ -1,0 +1,265 @@
+// The benchmarking primitives (see bench.hpp): every sample uses the synchronized protocol and every wait is
+// verified with a status query (sync.hpp).
+
+#include <kbench/bench.hpp>
+#include <kbench/sync.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <fstream>
+#include <limits>
+#include <string>
+
+namespace kbench {
+namespace {
+
+using clock_type = std::chrono::steady_clock;
+
+double elapsed_ms(clock_type::time_point start, clock_type::time_point stop) {
+  return std::chrono::duration<double, std::milli>(stop - start).count();
+}
+
+/// Calls `target` once and syncs on its own result (warm-up). Returns 1 when the sync returned early, after
+/// draining the work so that it cannot run into the next sample.
+int synced_call(const bench_target& target) {
+  const call_result r = target.call();
+  if (sync_and_check(r) > 0) {
+    drain({&r, 1});
+    return 1;
+  }
+  return 0;
+}
+
+void flush_before_sample(const bench_target& target, std::size_t flush_bytes) {
+  if (target.flush_cache) {
+    target.flush_cache();
+  } else {
+    flush_host_cache(flush_bytes);
+  }
+}
+
+/// Half the width of the 99% CI of the median relative to the median [fraction] (nvbench's noise criterion).
+double relative_noise(std::span<const double> samples) {
+  const summary s = summarize(samples);
+  const double half_width = (s.median_ci_high - s.median_ci_low) / 2;
+  if (s.median <= 0) {
+    return half_width == 0 ? 0 : std::numeric_limits<double>::infinity();
+  }
+  return half_width / s.median;
+}
+
+/// Parses a sysfs cache size such as "32768K", "1M" or "512" [bytes]; 0 if malformed.
+std::size_t parse_cache_size(const std::string& text) {
+  std::size_t pos = 0;
+  unsigned long long value = 0;
+  try {
+    value = std::stoull(text, &pos);
+  } catch (const std::exception&) {
+    return 0;
+  }
+  std::size_t scale = 1;
+  if (pos < text.size()) {
+    switch (text[pos]) {
+      case 'K':
+      case 'k':
+        scale = std::size_t{1} << 10;
+        break;
+      case 'M':
+      case 'm':
+        scale = std::size_t{1} << 20;
+        break;
+      case 'G':
+      case 'g':
+        scale = std::size_t{1} << 30;
+        break;
+      default:
+        break;
+    }
+  }
+  return static_cast<std::size_t>(value) * scale;
+}
+
+std::size_t read_last_level_cache_bytes() {
+  int best_level = -1;
+  std::size_t best_bytes = 0;
+  for (int index = 0; index < 16; ++index) {
+    const std::string dir = "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index) + "/";
+    std::ifstream level_file(dir + "level");
+    std::ifstream size_file(dir + "size");
+    int level = 0;
+    std::string size_text;
+    if (!(level_file >> level) || !(size_file >> size_text)) {
+      continue;  // indices may be sparse; an absent one is skipped rather than ending the scan
+    }
+    const std::size_t bytes = parse_cache_size(size_text);
+    if (bytes > 0 && (level > best_level || (level == best_level && bytes > best_bytes))) {
+      best_level = level;
+      best_bytes = bytes;
+    }
+  }
+  return best_bytes > 0 ? best_bytes : std::size_t{32} << 20;
+}
+
+}  // namespace
+
+double bench_result::value(return_mode mode) const {
+  switch (mode) {
+    case return_mode::min:
+      return stats.min;
+    case return_mode::max:
+      return stats.max;
+    case return_mode::mean:
+      return stats.mean;
+    case return_mode::median:
+    case return_mode::all:
+      return stats.median;
+  }
+  return stats.median;
+}
+
+std::vector<double> bench_result::quantiles(std::span<const double> qs) const {
+  std::vector<double> out;
+  out.reserve(qs.size());
+  for (double q : qs) {
+    out.push_back(quantile(samples_ms, q));
+  }
+  return out;
+}
+
+double time_one_call(const bench_target& target, int& violations) {
+  // Untimed: whatever ran before (another target, a cache flush) must not overlap this sample.
+  if (target.barrier) {
+    target.barrier();
+  }
+  const auto start = clock_type::now();
+  const call_result r = target.call();
+  const int incomplete = sync_and_check(r);
+  const auto stop = clock_type::now();
+  // `r` (and its outputs) are released only after the stop: teardown stays outside the window.
+  if (incomplete > 0) {
+    ++violations;  // one early-returning sync, however many of its events were still running
+    drain({&r, 1});
+  }
+  return elapsed_ms(start, stop);
+}
+
+int compute_repeat(const bench_target& target, double target_ms, int min_repeat, int max_repeat) {
+  constexpr int estimate_calls = 5;
+  int violations = 0;  // counted by the measurement proper, not by the estimate
+  double total_ms = 0;
+  for (int i = 0; i < estimate_calls; ++i) {
+    total_ms += time_one_call(target, violations);
+  }
+  const double estimate_ms = total_ms / estimate_calls;
+  if (!(estimate_ms > 0)) {
+    return max_repeat;
+  }
+  // Clamped as a double first: a tiny estimate would overflow int.
+  const double repeat = std::clamp(std::floor(target_ms / estimate_ms), static_cast<double>(min_repeat),
+                                   static_cast<double>(max_repeat));
+  return static_cast<int>(repeat);
+}
+
+bench_result do_bench(const bench_target& target, const bench_options& options) {
+  bench_result result;
+  result.name = target.name;
+
+  // Warm-up: at least one call, then until the budget is spent; each synced on its own result.
+  const auto warmup_start = clock_type::now();
+  do {
+    result.sync_violations += synced_call(target);
+  } while (elapsed_ms(warmup_start, clock_type::now()) < options.warmup_ms);
+
+  const std::size_t flush_bytes =
+      options.flush_bytes != 0 ? options.flush_bytes : 2 * last_level_cache_bytes();
+  auto take_sample = [&] {
+    if (options.flush_cache) {
+      flush_before_sample(target, flush_bytes);
+    }
+    result.samples_ms.push_back(time_one_call(target, result.sync_violations));
+  };
+
+  if (!options.stop) {
+    const int repeat = compute_repeat(target, options.rep_ms);
+    result.samples_ms.reserve(static_cast<std::size_t>(repeat));
+    for (int i = 0; i < repeat; ++i) {
+      take_sample();
+    }
+  } else {
+    const noise_stop& stop = *options.stop;
+    const auto start = clock_type::now();
+    // The noise criterion sorts all samples, so it is checked at geometrically spaced counts (every ~5 %),
+    // which keeps the whole loop O(n log n) even for a timeout of millions of fast samples.
+    std::size_t next_check = std::max<std::size_t>(stop.min_samples, 1);
+    for (;;) {
+      take_sample();
+      const double elapsed = elapsed_ms(start, clock_type::now());
+      const std::size_t count = result.samples_ms.size();
+      if (count >= next_check && elapsed >= stop.min_time_ms) {
+        if (relative_noise(result.samples_ms) <= stop.max_relative_noise) {
+          result.stopped_by_noise = true;
+          break;
+        }
+        next_check = count + std::max<std::size_t>(1, count / 20);
+      }
+      if (elapsed >= stop.timeout_ms) {
+        break;
+      }
+    }
+  }
+  result.stats = summarize(result.samples_ms);
+  return result;
+}
+
+std::vector<bench_result> interleaved_bench(std::span<const bench_target> targets, int repeat, int warmup) {
+  std::vector<bench_result> results(targets.size());
+  for (std::size_t t = 0; t < targets.size(); ++t) {
+    results[t].name = targets[t].name;
+    results[t].samples_ms.reserve(static_cast<std::size_t>(std::max(repeat, 0)));
+  }
+  for (int round = 0; round < warmup; ++round) {
+    for (std::size_t t = 0; t < targets.size(); ++t) {
+      results[t].sync_violations += synced_call(targets[t]);
+    }
+  }
+  for (int round = 0; round < repeat; ++round) {
+    for (std::size_t t = 0; t < targets.size(); ++t) {
+      results[t].samples_ms.push_back(time_one_call(targets[t], results[t].sync_violations));
+    }
+  }
+  for (bench_result& r : results) {
+    r.stats = summarize(r.samples_ms);
+  }
+  return results;
+}
+
+void flush_host_cache(std::size_t bytes) {
+  if (bytes == 0) {
+    bytes = 2 * last_level_cache_bytes();
+  }
+  // Kept between calls (per thread, so concurrent flushes do not race) to pay the page faults once.
+  thread_local std::vector<std::uint8_t> buffer;
+  thread_local std::uint8_t generation = 0;
+  if (buffer.size() < bytes) {
+    buffer.resize(bytes);
+  }
+  // A new value each time, so that every line is really written; then one read per 64-byte line, summed into
+  // a volatile so that neither pass can be optimized away.
+  ++generation;
+  std::fill(buffer.begin(), buffer.begin() + static_cast<std::ptrdiff_t>(bytes), generation);
+  std::uint64_t sum = 0;
+  for (std::size_t i = 0; i < bytes; i += 64) {
+    sum += buffer[i];
+  }
+  thread_local volatile std::uint64_t sink = 0;
+  sink = sink + sum;
+}
+
+std::size_t last_level_cache_bytes() {
+  static const std::size_t bytes = read_last_level_cache_bytes();
+  return bytes;
+}
+
+}  // namespace kbench

@@ -1,0 +1,52 @@
+#include <kbench/bound_kernel.hpp>
+#include <kbench/error.hpp>
+#include <kbench/sync.hpp>
+
+#include <fmt/format.h>
+
+namespace kbench {
+
+bound_kernel::bound_kernel(const kernel_definition& kernel, const implementation& impl, device_ptr device,
+                           const shape& s, const std::vector<host_tensor>& inputs, config cfg)
+    : m_name(fmt::format("{}/{}", kernel.name, to_string(impl.backend))),
+      m_backend(impl.backend),
+      m_device(std::move(device)),
+      m_config(cfg.empty() ? impl.default_config : std::move(cfg)) {
+  for (const host_tensor& input : inputs) {
+    buffer_ptr b = m_device->allocate(input.bytes());
+    b->write(input.values.data(), input.bytes());
+    m_inputs.push_back(std::move(b));
+  }
+  m_launch = impl.bind(kernel_args{m_device, s, m_config, m_inputs});
+}
+
+bench_target bound_kernel::target() const {
+  device_ptr dev = m_device;
+  return bench_target{m_name, m_launch, [dev] { dev->barrier(); }, {}};
+}
+
+std::vector<host_tensor> bound_kernel::run_and_read(const std::vector<host_tensor>& reference_outputs) const {
+  m_device->barrier();
+  call_result result = m_launch();
+  if (int early = sync_and_check(result); early != 0) {
+    drain({&result, 1});
+    KBENCH_THROW("{}: {} of {} waits returned before the work finished", m_name, early, result.events.size());
+  }
+  if (result.outputs.size() != reference_outputs.size()) {
+    KBENCH_THROW("{} returned {} outputs, the reference has {}", m_name, result.outputs.size(),
+                 reference_outputs.size());
+  }
+  std::vector<host_tensor> outputs;
+  for (std::size_t i = 0; i < reference_outputs.size(); ++i) {
+    host_tensor out(reference_outputs[i].shape);
+    if (result.outputs[i]->size_bytes() < out.bytes()) {
+      KBENCH_THROW("{}: output {} holds {} bytes, the reference needs {}", m_name, i, result.outputs[i]->size_bytes(),
+                   out.bytes());
+    }
+    result.outputs[i]->read(out.values.data(), out.bytes());
+    outputs.push_back(std::move(out));
+  }
+  return outputs;
+}
+
+}  // namespace kbench

@@ -1,0 +1,202 @@
+// compute_repeat clamping, do_bench budgets and noise stop, interleaving order, cache flush. Targets are
+// fakes whose per-call time the test controls; the assertions are on counts and flags, never on durations.
+
+#include "fake_async_device.hpp"
+
+#include <kbench/bench.hpp>
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace kbench {
+namespace {
+
+using namespace std::chrono_literals;
+
+/// A synchronous target that sleeps `per_call` and counts its calls (no events: nothing to wait for).
+bench_target sleeping_target(std::chrono::microseconds per_call, std::shared_ptr<int> calls,
+                             std::string name = "sleep") {
+  return bench_target{std::move(name),
+                      [per_call, calls] {
+                        ++*calls;
+                        if (per_call.count() > 0) {
+                          std::this_thread::sleep_for(per_call);
+                        }
+                        return call_result{};
+                      },
+                      {},
+                      {}};
+}
+
+TEST(ComputeRepeat, FastTargetIsClampedToMax) {
+  auto calls = std::make_shared<int>(0);
+  const bench_target t = sleeping_target(0us, calls);
+  // An empty call takes far less than 100 ms / 1000 = 0.1 ms.
+  EXPECT_EQ(compute_repeat(t), 1000);
+  EXPECT_EQ(*calls, 5);  // the estimate is 5 calls
+  EXPECT_EQ(compute_repeat(t, 100, 10, 50), 50);
+}
+
+TEST(ComputeRepeat, SlowTargetIsClampedToMin) {
+  auto calls = std::make_shared<int>(0);
+  const bench_target t = sleeping_target(5ms, calls);
+  // 10 ms / (>= 5 ms per call) <= 2 repeats, below the minimum.
+  EXPECT_EQ(compute_repeat(t, 10, 10, 1000), 10);
+  EXPECT_EQ(compute_repeat(t, 10, 3, 1000), 3);
+  EXPECT_EQ(*calls, 10);
+}
+
+TEST(TimeOneCall, CountsAnEarlySyncOnceAndDrainsIt) {
+  // 20 ms: long enough that a preempted test thread still finds the work running after the no-op wait.
+  test_double::fake_async_device device(20ms);
+  device.set_noop_wait(true);
+  const bench_target t = device.target();
+  int violations = 0;
+  (void)time_one_call(t, violations);
+  EXPECT_EQ(violations, 1);
+  // Drained: the next sample's barrier-free window starts with an idle stream.
+  device.set_noop_wait(false);
+  (void)time_one_call(t, violations);
+  EXPECT_EQ(violations, 1);
+}
+
+TEST(DoBench, WarmsUpAtLeastOnceThenTakesTheComputedRepeat) {
+  auto calls = std::make_shared<int>(0);
+  bench_options options;
+  options.warmup_ms = 0;
+  const bench_result r = do_bench(sleeping_target(0us, calls, "empty"), options);
+  EXPECT_EQ(r.name, "empty");
+  EXPECT_EQ(r.samples_ms.size(), 1000u);  // fast target: compute_repeat's maximum
+  EXPECT_GE(*calls, 1 + 5 + 1000);        // >= 1 warm-up, the 5 estimate calls, the samples
+  EXPECT_EQ(r.stats.count, 1000u);
+  EXPECT_EQ(r.sync_violations, 0);
+  EXPECT_FALSE(r.stopped_by_noise);
+}
+
+TEST(DoBench, FlushesTheTargetsCacheBeforeEverySample) {
+  auto calls = std::make_shared<int>(0);
+  auto flushes = std::make_shared<int>(0);
+  bench_target t = sleeping_target(0us, calls);
+  t.flush_cache = [flushes] { ++*flushes; };
+  bench_options options;
+  options.warmup_ms = 0;
+  options.flush_cache = true;
+  options.stop =
+      noise_stop{.min_samples = 10, .max_relative_noise = 1e9, .min_time_ms = 0, .timeout_ms = 60'000};
+  const bench_result r = do_bench(t, options);
+  EXPECT_TRUE(r.stopped_by_noise);
+  EXPECT_EQ(r.samples_ms.size(), 10u);  // any noise is acceptable: stops at the minimum sample count
+  EXPECT_EQ(*flushes, 10);
+}
+
+TEST(DoBench, NoiseStopEndsAtTheTimeoutWhenNoiseStaysHigh) {
+  // Alternates 0 and 1 ms calls: the median's confidence interval spans both modes, never within 0 %.
+  auto calls = std::make_shared<int>(0);
+  const bench_target t{"bimodal",
+                       [calls] {
+                         if (++*calls % 2 == 0) {
+                           std::this_thread::sleep_for(1ms);
+                         }
+                         return call_result{};
+                       },
+                       {},
+                       {}};
+  bench_options options;
+  options.warmup_ms = 0;
+  options.stop = noise_stop{.min_samples = 4, .max_relative_noise = 0, .min_time_ms = 0, .timeout_ms = 30};
+  const bench_result r = do_bench(t, options);
+  EXPECT_FALSE(r.stopped_by_noise);
+  EXPECT_GT(r.samples_ms.size(), 0u);
+  EXPECT_EQ(r.stats.count, r.samples_ms.size());
+}
+
+TEST(DoBench, NoiseStopHonoursMinSamples) {
+  auto calls = std::make_shared<int>(0);
+  bench_options options;
+  options.warmup_ms = 0;
+  options.stop =
+      noise_stop{.min_samples = 25, .max_relative_noise = 1e9, .min_time_ms = 0, .timeout_ms = 60'000};
+  const bench_result r = do_bench(sleeping_target(0us, calls), options);
+  EXPECT_TRUE(r.stopped_by_noise);
+  EXPECT_EQ(r.samples_ms.size(), 25u);
+}
+
+TEST(DoBench, CountsViolationsOfABrokenSync) {
+  test_double::fake_async_device device(1ms);
+  device.set_noop_wait(true);
+  bench_options options;
+  options.warmup_ms = 0;
+  options.stop =
+      noise_stop{.min_samples = 5, .max_relative_noise = 1e9, .min_time_ms = 0, .timeout_ms = 60'000};
+  const bench_result r = do_bench(device.target(), options);
+  EXPECT_GT(r.sync_violations, 0);
+}
+
+TEST(BenchResult, ValueAndQuantiles) {
+  bench_result r;
+  r.samples_ms = {4, 1, 3, 2};
+  r.stats = summarize(r.samples_ms);
+  EXPECT_DOUBLE_EQ(r.value(return_mode::min), 1);
+  EXPECT_DOUBLE_EQ(r.value(return_mode::max), 4);
+  EXPECT_DOUBLE_EQ(r.value(return_mode::mean), 2.5);
+  EXPECT_DOUBLE_EQ(r.value(return_mode::median), 2.5);
+  EXPECT_DOUBLE_EQ(r.value(return_mode::all), 2.5);
+  const std::vector<double> qs{0, 0.5, 0.75, 1};
+  // numpy linear on 1 2 3 4: h = 3 q -> 1, 2.5, 3.25, 4
+  const std::vector<double> expected{1, 2.5, 3.25, 4};
+  EXPECT_EQ(r.quantiles(qs), expected);
+}
+
+TEST(InterleavedBench, RunsTargetsRoundRobin) {
+  auto sequence = std::make_shared<std::string>();
+  std::vector<bench_target> targets;
+  for (const char* name : {"a", "b", "c"}) {
+    targets.push_back(bench_target{name,
+                                   [sequence, name] {
+                                     *sequence += name;
+                                     return call_result{};
+                                   },
+                                   {},
+                                   {}});
+  }
+  const std::vector<bench_result> results = interleaved_bench(targets, 3, 1);
+  EXPECT_EQ(*sequence,
+            "abc"
+            "abc"
+            "abc"
+            "abc");  // 1 warm-up round, then 3 rounds
+  ASSERT_EQ(results.size(), 3u);
+  EXPECT_EQ(results[0].name, "a");
+  EXPECT_EQ(results[1].name, "b");
+  EXPECT_EQ(results[2].name, "c");
+  for (const bench_result& r : results) {
+    EXPECT_EQ(r.samples_ms.size(), 3u);
+    EXPECT_EQ(r.stats.count, 3u);
+    EXPECT_EQ(r.sync_violations, 0);
+  }
+}
+
+TEST(InterleavedBench, ReportsViolationsPerTarget) {
+  test_double::fake_async_device broken(1ms);
+  broken.set_noop_wait(true);
+  test_double::fake_async_device correct(1ms);
+  const std::vector<bench_target> targets{correct.target("correct"), broken.target("broken")};
+  const std::vector<bench_result> results = interleaved_bench(targets, 4, 0);
+  ASSERT_EQ(results.size(), 2u);
+  EXPECT_EQ(results[0].sync_violations, 0);
+  EXPECT_GT(results[1].sync_violations, 0);
+}
+
+TEST(HostCache, LastLevelSizeIsKnownAndFlushRuns) {
+  EXPECT_GT(last_level_cache_bytes(), 0u);
+  flush_host_cache(std::size_t{1} << 20);
+  flush_host_cache(std::size_t{1} << 16);  // smaller after larger reuses the buffer
+}
+
+}  // namespace
+}  // namespace kbench
