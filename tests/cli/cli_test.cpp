@@ -1,0 +1,178 @@
+// CLI tests: run the kbench binary, check its exit status, its messages and its JSON.
+
+#include "cli/run_kbench.hpp"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+namespace kbench::test {
+namespace {
+
+nlohmann::json read_json(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  return nlohmann::json::parse(in);
+}
+
+std::string read_text(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+TEST(Cli, ListNamesTheExpKernelWithItsBackendsAndShapes) {
+  const auto r = run_kbench("list");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("exp"), std::string::npos);
+  EXPECT_NE(r.output.find("[104857600]"), std::string::npos);
+  EXPECT_NE(r.output.find("torch,cpu"), std::string::npos);
+  EXPECT_EQ(run_kbench("--list-kernels").output, r.output);
+}
+
+TEST(Cli, DevicesListsEveryBackendAndTheAutoPick) {
+  const auto r = run_kbench("devices");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  for (const char* backend : {"cpu", "opencl", "cuda", "torch"}) {
+    EXPECT_NE(r.output.find(std::string("\n") + backend), std::string::npos) << backend << "\n" << r.output;
+  }
+  EXPECT_NE(r.output.find("auto picks: "), std::string::npos);
+}
+
+TEST(Cli, UnknownKernelExitsWithTwoAndListsTheValidNames) {
+  const auto r = run_kbench("measure --kernel nope --shape 1024");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.output.find("kbench: unknown kernel 'nope' (valid: "), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("exp"), std::string::npos);
+}
+
+TEST(Cli, OpIsAnAliasOfKernel) {
+  const auto r = run_kbench("measure --op nope");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.output.find("unknown kernel 'nope'"), std::string::npos) << r.output;
+}
+
+TEST(Cli, UnknownBackendExitsWithTwoAndListsTheValidNames) {
+  const auto r = run_kbench("measure --kernel exp --shape 1024 --backend tpu");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.output.find("kbench: unknown backend 'tpu' (valid: cpu, opencl, cuda, torch)"), std::string::npos)
+      << r.output;
+}
+
+TEST(Cli, UnknownShapeExitsWithTwoAndListsTheKernelsShapes) {
+  const auto r = run_kbench("measure --kernel exp --shape 1000");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.output.find("kbench: unknown shape [1000] for kernel 'exp' (valid: [1024] [4096]"), std::string::npos)
+      << r.output;
+}
+
+TEST(Cli, MalformedShapeAndOutOfRangeIndexExitWithTwo) {
+  const auto bad = run_kbench("measure --kernel exp --shape 12ab");
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.output.find("invalid shape '12ab'"), std::string::npos) << bad.output;
+  const auto index = run_kbench("measure --kernel exp --shape-index 99");
+  EXPECT_EQ(index.exit_code, 2);
+  EXPECT_NE(index.output.find("shape index 99 out of range for kernel 'exp'"), std::string::npos) << index.output;
+}
+
+TEST(Cli, UnknownSyncFaultExitsWithTwo) {
+  const auto r = run_kbench("measure --kernel exp --shape 1024 --inject-sync-fault sometimes");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.output.find("unknown sync fault 'sometimes' (valid: none, result, barrier, both)"), std::string::npos)
+      << r.output;
+}
+
+TEST(Cli, UnknownOptionExitsWithTwo) {
+  const auto r = run_kbench("measure --kernel exp --frobnicate");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+}
+
+TEST(Cli, MeasureWritesOneV3RecordPerImplementationAndMetric) {
+  const auto dir = scratch_dir("measure");
+  const auto json = dir / "r.json";
+  const auto r = run_kbench("measure --kernel exp --shape 65536 --repeat 20 --json " + json.string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  for (const char* column : {"Wall (ms)", "Throughput (ms)", "Device (ms)", "Capture", "Sync check"}) {
+    EXPECT_NE(r.output.find(column), std::string::npos) << column;
+  }
+  const auto records = read_json(json);
+  ASSERT_TRUE(records.is_array());
+  std::map<std::string, std::set<std::string>> metrics_by_backend;
+  for (const auto& rec : records) {
+    EXPECT_EQ(rec.at("schema_version"), "v3");
+    EXPECT_EQ(rec.at("model").at("name"), "exp");
+    EXPECT_EQ(rec.at("benchmark").at("extra_info").at("shape"), "[65536]");
+    EXPECT_EQ(rec.at("benchmark").at("dtype"), "float32");
+    ASSERT_EQ(rec.at("runners").size(), 1U);
+    EXPECT_FALSE(rec.at("runners")[0].at("type").get<std::string>().empty());
+    const std::string backend = rec.at("model").at("backend");
+    const std::string metric = rec.at("metric").at("name");
+    EXPECT_TRUE(metrics_by_backend[backend].insert(metric).second) << "duplicate " << backend << " " << metric;
+    if (metric != "accuracy") {
+      EXPECT_TRUE(rec.at("metric").at("extra_info").at("valid").get<bool>()) << backend << " " << metric;
+    }
+    const auto& values = rec.at("metric").at("benchmark_values");
+    if (metric == "capture_ratio" || metric == "accuracy") {
+      EXPECT_EQ(values[0], 1.0) << backend << " " << metric;
+    }
+    if (metric == "latency_ms") {
+      EXPECT_EQ(values.size(), 20U) << backend;
+    }
+  }
+  const std::set<std::string> expected{"accuracy", "latency_ms", "throughput_ms", "device_ms", "capture_ratio"};
+  for (const char* backend : {"torch", "kbench-cpu", "kbench-opencl"}) {
+    EXPECT_EQ(metrics_by_backend[backend], expected) << backend;
+  }
+}
+
+TEST(Cli, InjectedSyncFaultIsShownAsAFailureAndExitsNonZero) {
+  const auto dir = scratch_dir("fault");
+  const auto json = dir / "r.json";
+  const auto r = run_kbench("measure --kernel exp --shape 1048576 --backend cpu --repeat 20 --inject-sync-fault both "
+                            "--json " + json.string());
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("FAIL ("), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("INVALID"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("must not be trusted"), std::string::npos) << r.output;
+  for (const auto& rec : read_json(json)) {
+    if (rec.at("metric").at("name") == "latency_ms") {
+      EXPECT_FALSE(rec.at("metric").at("extra_info").at("valid").get<bool>());
+      EXPECT_GT(rec.at("metric").at("extra_info").at("result_sync_violations").get<int>(), 0);
+    }
+  }
+}
+
+TEST(Cli, JsonIsAppendedToAValidFile) {
+  const auto dir = scratch_dir("append");
+  const auto json = dir / "r.json";
+  const std::string args = "measure --kernel exp --shape 1024 --backend cpu --repeat 10 --json " + json.string();
+  ASSERT_EQ(run_kbench(args).exit_code, 0);
+  const auto first = read_json(json).size();
+  ASSERT_GT(first, 0U);
+  ASSERT_EQ(run_kbench(args).exit_code, 0);
+  EXPECT_EQ(read_json(json).size(), 2 * first);
+}
+
+TEST(Cli, AnUnparsableJsonFileIsNeverOverwritten) {
+  const auto dir = scratch_dir("refuse");
+  const auto json = dir / "r.json";
+  const std::string garbage = "{ this is not a results file";
+  std::ofstream(json) << garbage;
+  const auto r = run_kbench("measure --kernel exp --shape 1024 --backend cpu --repeat 10 --json " + json.string());
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.output.find("refusing to overwrite it"), std::string::npos) << r.output;
+  EXPECT_EQ(read_text(json), garbage);
+
+  const std::string not_v3 = R"([{"schema_version": "v2"}])";
+  std::ofstream(json, std::ios::trunc) << not_v3;
+  const auto r2 = run_kbench("measure --kernel exp --shape 1024 --backend cpu --repeat 10 --json " + json.string());
+  EXPECT_NE(r2.exit_code, 0);
+  EXPECT_EQ(read_text(json), not_v3);
+}
+
+}  // namespace
+}  // namespace kbench::test

@@ -1,0 +1,139 @@
+// The cpu backend: an asynchronous in-order stream over a thread pool. Run under the thread sanitizer in CI.
+
+#include <kbench/backends/cpu.hpp>
+#include <kbench/error.hpp>
+
+#include "backends/cpu/thread_pool.hpp"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <mutex>
+#include <numeric>
+#include <thread>
+#include <vector>
+
+namespace kbench::cpu {
+namespace {
+
+using namespace std::chrono_literals;
+
+TEST(CpuBackend, LaunchReturnsBeforeTheKernelFinishesAndWaitWaitsForIt) {
+  cpu_device device(2);
+  std::atomic<bool> release{false};
+  // The kernel cannot finish before the test releases it, so "returns before it finishes" is certain.
+  event_ptr e = device.launch([&](const parallel_context&) {
+    while (!release.load()) std::this_thread::sleep_for(1ms);
+  });
+  EXPECT_FALSE(e->is_complete());
+  EXPECT_FALSE(e->interval().has_value());
+  release = true;
+  e->wait();
+  EXPECT_TRUE(e->is_complete());
+  EXPECT_TRUE(e->interval().has_value());
+}
+
+TEST(CpuBackend, DeviceTimeCoversAKernelOfKnownDuration) {
+  cpu_device device(2);
+  constexpr auto known = 50ms;
+  event_ptr e = device.launch([&](const parallel_context&) { std::this_thread::sleep_for(known); });
+  e->wait();
+  const auto interval = e->interval();
+  ASSERT_TRUE(interval.has_value());
+  // sleep_for sleeps at least `known`; the upper bound is loose on purpose (a loaded machine).
+  EXPECT_GE(interval->duration_ms(), 50.0);
+  EXPECT_LT(interval->duration_ms(), 50.0 * 20);
+}
+
+TEST(CpuBackend, KernelsRunInLaunchOrderAndBarrierWaitsForAll) {
+  cpu_device device(2);
+  std::mutex m;
+  std::vector<int> order;
+  std::vector<event_ptr> events;
+  for (int i = 0; i < 20; ++i) {
+    events.push_back(device.launch([&, i](const parallel_context&) {
+      std::this_thread::sleep_for(200us);
+      std::lock_guard lock(m);
+      order.push_back(i);
+    }));
+  }
+  device.barrier();
+  for (const auto& e : events) EXPECT_TRUE(e->is_complete());
+  std::vector<int> expected(20);
+  std::iota(expected.begin(), expected.end(), 0);
+  std::lock_guard lock(m);
+  EXPECT_EQ(order, expected);
+}
+
+TEST(CpuBackend, AKernelThatThrowsCompletesWithoutTimestampsAndBarrierRethrows) {
+  cpu_device device(2);
+  event_ptr bad = device.launch([](const parallel_context&) { throw std::runtime_error("kernel fault"); });
+  event_ptr good = device.launch([](const parallel_context&) {});
+  EXPECT_THROW(device.barrier(), std::runtime_error);
+  EXPECT_TRUE(bad->is_complete());
+  EXPECT_FALSE(bad->interval().has_value());
+  EXPECT_TRUE(good->interval().has_value());
+  EXPECT_NO_THROW(device.barrier());  // the error is reported once
+}
+
+TEST(ThreadPool, ParallelForVisitsEveryIndexExactlyOnce) {
+  thread_pool pool(3);
+  for (std::size_t n : {0UL, 1UL, 7UL, 1000UL, 100003UL}) {
+    for (std::size_t grain : {1UL, 64UL, 1000000UL}) {
+      std::vector<std::atomic<int>> visits(n);
+      pool.parallel_for(n, grain, [&](std::size_t begin, std::size_t end) {
+        for (std::size_t i = begin; i < end; ++i) visits[i].fetch_add(1);
+      });
+      for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(visits[i].load(), 1) << "n=" << n << " grain=" << grain;
+    }
+  }
+}
+
+TEST(ThreadPool, UsesSeveralThreadsAndRethrowsAChunksException) {
+  thread_pool pool(2);
+  std::mutex m;
+  std::vector<std::thread::id> ids;
+  pool.parallel_for(2, 1, [&](std::size_t, std::size_t) {
+    std::this_thread::sleep_for(20ms);
+    std::lock_guard lock(m);
+    ids.push_back(std::this_thread::get_id());
+  });
+  EXPECT_EQ(ids.size(), 2U);
+  EXPECT_THROW(pool.parallel_for(100, 1,
+                                 [](std::size_t begin, std::size_t) {
+                                   if (begin > 0) throw std::runtime_error("chunk fault");
+                                 }),
+               std::runtime_error);
+  int sum = 0;
+  pool.parallel_for(1, 1, [&](std::size_t, std::size_t) { sum = 1; });  // the pool still works
+  EXPECT_EQ(sum, 1);
+}
+
+TEST(CpuBackend, ParallelContextSplitsLoopsOverTheWorkers) {
+  cpu_device device(2);
+  std::vector<float> out(10000, 0.0f);
+  event_ptr e = device.launch([&](const parallel_context& ctx) {
+    EXPECT_EQ(ctx.workers(), 2U);
+    ctx.parallel_for(out.size(), 100, [&](std::size_t b, std::size_t end) {
+      for (std::size_t i = b; i < end; ++i) out[i] = static_cast<float>(i);
+    });
+  });
+  e->wait();
+  for (std::size_t i = 0; i < out.size(); ++i) ASSERT_EQ(out[i], static_cast<float>(i));
+}
+
+TEST(HostBuffer, RoundTripsDataAndRejectsOversizedCopies) {
+  host_buffer b(16);
+  const float in[4] = {1, 2, 3, 4};
+  float out[4] = {};
+  b.write(in, sizeof(in));
+  b.read(out, sizeof(out));
+  EXPECT_EQ(std::vector<float>(out, out + 4), std::vector<float>(in, in + 4));
+  float big[8] = {};
+  EXPECT_THROW(b.write(big, sizeof(big)), kbench::error);
+  EXPECT_THROW(b.read(big, sizeof(big)), kbench::error);
+}
+
+}  // namespace
+}  // namespace kbench::cpu
