@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Builds kbench and runs every test layer: the release build's full ctest suite (unit, opencl on PoCL,
+# kernels against torch, CLI), then the unit tests under address+undefined and thread sanitizers.
+# Usage: scripts/test.sh            (installs missing Debian packages first; needs root or sudo for that)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+jobs=$(nproc)
+bash scripts/install-deps.sh
+bash scripts/check-format.sh
+
+echo "== release build"
+cmake --preset release >/dev/null
+cmake --build --preset release -j "$jobs"
+echo "== release tests"
+ctest --preset release -j "$jobs"
+
+for preset in asan tsan; do
+  echo "== $preset build (unit tests)"
+  cmake --preset "$preset" >/dev/null
+  cmake --build --preset "$preset" -j "$jobs"
+  echo "== $preset tests"
+  # PoCL and libtorch are not in these binaries; leaks are checked by ASan's LeakSanitizer.
+  TSAN_OPTIONS="halt_on_error=1" ctest --preset "$preset" -j "$jobs"
+done
+echo "== all test layers passed"
