@@ -1,6 +1,7 @@
 // `kbench measure`: the three-measure table (wall latency, throughput, device time) with the capture and sync
 // checks, for every implementation of one kernel at one shape.
 
+#include <kbench/backend_registry.hpp>
 #include <kbench/error.hpp>
 #include <kbench/measure_kernel.hpp>
 #include <kbench/registry.hpp>
@@ -12,6 +13,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -103,8 +105,14 @@ int measure(const measure_command& command) {
   options.seed = command.seed;
   options.timing = command.timing;
   options.fault = parse_sync_fault(command.fault);
+  std::vector<std::string> backend_names;
+  for (backend_kind kind : all_backend_kinds()) backend_names.emplace_back(to_string(kind));
   for (const auto& name : command.backends) {
-    const backend_kind kind = parse_backend_kind(name);
+    if (name != "auto" && std::find(backend_names.begin(), backend_names.end(), name) == backend_names.end()) {
+      throw usage_error(fmt::format("unknown backend '{}' (valid: auto, {})", name, fmt::join(backend_names, ", ")));
+    }
+    // auto: cuda, then opencl, then cpu, whichever this machine has first.
+    const backend_kind kind = name == "auto" ? pick_auto_backend() : parse_backend_kind(name);
     if (kernel.find(kind) == nullptr) {
       std::vector<std::string> valid;
       for (const auto& impl : kernel.implementations) valid.emplace_back(to_string(impl.backend));

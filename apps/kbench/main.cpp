@@ -25,7 +25,7 @@ int main(int argc, char** argv) {
   measure->add_option("--kernel,--op", m.kernel, "Kernel name (see `kbench list`)")->required();
   auto* shape_opt = measure->add_option("--shape", m.shape, "Shape, e.g. 104857600 or [1024,256]");
   measure->add_option("--shape-index", m.shape_index, "Index into the kernel's shapes")->excludes(shape_opt);
-  measure->add_option("--backend", m.backends, "Backends to run (comma-separated; default: every one available)")
+  measure->add_option("--backend", m.backends, "Backends to run, comma-separated: auto, cpu, opencl, cuda, torch (default: every one the kernel has)")
       ->delimiter(',');
   measure->add_option("--seed", m.seed, "Seed of the deterministic inputs")->capture_default_str();
   measure->add_option("--repeat", m.timing.repeat, "Wall-latency samples (0: fill --target-ms)")->capture_default_str();

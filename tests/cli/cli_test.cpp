@@ -59,8 +59,15 @@ TEST(Cli, OpIsAnAliasOfKernel) {
 TEST(Cli, UnknownBackendExitsWithTwoAndListsTheValidNames) {
   const auto r = run_kbench("measure --kernel exp --shape 1024 --backend tpu");
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.output.find("kbench: unknown backend 'tpu' (valid: cpu, opencl, cuda, torch)"), std::string::npos)
+  EXPECT_NE(r.output.find("kbench: unknown backend 'tpu' (valid: auto, cpu, opencl, cuda, torch)"), std::string::npos)
       << r.output;
+}
+
+TEST(Cli, AutoBackendPicksOpenclHereBeforeCpu) {
+  const auto r = run_kbench("measure --kernel exp --shape 1024 --backend auto --repeat 10");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("\nopencl "), std::string::npos) << r.output;  // PoCL is installed by the test setup
+  EXPECT_EQ(r.output.find("\ncpu "), std::string::npos) << r.output;
 }
 
 TEST(Cli, UnknownShapeExitsWithTwoAndListsTheKernelsShapes) {

@@ -3,6 +3,7 @@
 
 #include "fake_async_device.hpp"
 
+#include <kbench/backends/cpu.hpp>
 #include <kbench/fault_injection.hpp>
 #include <kbench/measure.hpp>
 
@@ -10,7 +11,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <memory>
 #include <string>
+#include <thread>
 
 namespace kbench {
 namespace {
@@ -134,6 +137,33 @@ TEST(Measure, RepeatAndThroughputCallsDefaultToComputeRepeat) {
   EXPECT_EQ(m.wall_ms.size(), 10u);
   EXPECT_EQ(m.calls_dispatched, 10u + 10u);  // throughput batch of `repeat` calls
   EXPECT_TRUE(m.valid()) << all_warnings(m);
+}
+
+/// A target on the real cpu backend: each call is a 1 ms kernel on its asynchronous stream.
+bench_target cpu_sleep_target(const std::shared_ptr<cpu::cpu_device>& device) {
+  return bench_target{
+      "cpu-sleep",
+      [device] {
+        return call_result{
+            {device->launch([](const cpu::parallel_context&) { std::this_thread::sleep_for(1ms); })}, {}};
+      },
+      [device] { device->barrier(); },
+      {}};
+}
+
+TEST(Measure, RealCpuBackendIsValidAndItsInjectedFaultsAreCaught) {
+  const std::shared_ptr<cpu::cpu_device> device = cpu::open_device();
+  const measurement correct = measure(cpu_sleep_target(device), small_options());
+  EXPECT_EQ(correct.sync_violations(), 0);
+  EXPECT_EQ(correct.calls_captured, correct.calls_dispatched);
+  EXPECT_TRUE(correct.valid()) << all_warnings(correct);
+
+  const measurement broken =
+      measure(inject_sync_fault(cpu_sleep_target(device), sync_fault::both), small_options());
+  EXPECT_GT(broken.result_sync_violations, 0);
+  EXPECT_GT(broken.barrier_violations, 0);
+  EXPECT_LT(broken.calls_captured, broken.calls_dispatched);
+  EXPECT_FALSE(broken.valid());
 }
 
 TEST(Measure, CaptureRatioAndValidity) {
