@@ -173,7 +173,7 @@ bench_result do_bench(const bench_target& target, const bench_options& options) 
   } while (elapsed_ms(warmup_start, clock_type::now()) < options.warmup_ms);
 
   const std::size_t flush_bytes =
-      options.flush_bytes != 0 ? options.flush_bytes : 2 * last_level_cache_bytes();
+      options.flush_bytes != 0 ? options.flush_bytes : last_level_cache_bytes();
   auto take_sample = [&] {
     if (options.flush_cache) {
       flush_before_sample(target, flush_bytes);
@@ -237,7 +237,7 @@ std::vector<bench_result> interleaved_bench(std::span<const bench_target> target
 
 void flush_host_cache(std::size_t bytes) {
   if (bytes == 0) {
-    bytes = 2 * last_level_cache_bytes();
+    bytes = last_level_cache_bytes();
   }
   // Kept between calls (per thread, so concurrent flushes do not race) to pay the page faults once.
   thread_local std::vector<std::uint8_t> buffer;

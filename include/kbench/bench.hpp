@@ -26,7 +26,7 @@ struct bench_options {
   double warmup_ms = 25;   // warm-up budget [ms]
   double rep_ms = 100;     // measurement budget [ms]; the repeat count is derived from it
   bool flush_cache = false;
-  std::size_t flush_bytes = 0;  // size of the flush buffer [bytes]; 0 = twice the last-level cache
+  std::size_t flush_bytes = 0;  // size of the flush buffer [bytes]; 0 = the last-level cache size
   std::optional<noise_stop> stop;  // when set, replaces the fixed repeat count
 };
 
@@ -60,7 +60,7 @@ struct bench_result {
 [[nodiscard]] std::vector<bench_result> interleaved_bench(std::span<const bench_target> targets, int repeat,
                                                           int warmup = 1);
 
-/// Evicts the host's last-level cache by writing and reading a buffer of `bytes` bytes (0 = 2x LLC).
+/// Evicts the host's last-level cache by writing and reading a buffer of `bytes` bytes (0 = the LLC size).
 void flush_host_cache(std::size_t bytes = 0);
 /// The host's last-level cache size [bytes] (sysfs; 32 MiB if unknown).
 [[nodiscard]] std::size_t last_level_cache_bytes();

@@ -16,7 +16,7 @@ namespace kbench {
 /// Runs `target.barrier()`, then counts events of `results` that still report incomplete (0 when correct).
 [[nodiscard]] int barrier_and_check(const bench_target& target, std::span<const call_result> results);
 
-/// Counts events of `results` that report complete and carry device timestamps right now (the capture).
+/// Counts calls of `results` whose every event reports complete with device timestamps right now (the capture).
 [[nodiscard]] std::size_t count_captured(std::span<const call_result> results);
 
 /// Waits for every event of `results` by polling their status, so that work left running by a broken sync
