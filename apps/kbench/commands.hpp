@@ -26,4 +26,37 @@ struct measure_command {
 };
 int measure(const measure_command& command);
 
+struct run_command {
+  std::vector<std::string> kernels;  // empty = all
+  std::string backend = "auto";
+  std::vector<std::string> impls;    // kbench, torch (empty = both)
+  int num_shapes = 0;                // 0 = all
+  int shape_index = -1;              // -1 = all
+  std::uint64_t seed = 0;
+  std::string atol, rtol;            // empty = the kernel's tolerance; validated as numbers
+  std::string effort = "none";
+  std::string output;                // JSON file to append v3 records to
+  double timeout_per_kernel_s = 600; // [s] per kernel x shape
+  double target_ms = 100;            // [ms]
+};
+int run(const run_command& command);
+
+/// The hidden `kbench worker` that `kbench run` starts per kernel x shape; prints one JSON line.
+struct worker_command {
+  std::string kernel;
+  int shape_index = 0;
+  std::string backend = "cpu";
+  std::uint64_t seed = 0;
+  std::string atol, rtol;
+  std::vector<std::string> impls;
+  double target_ms = 100;
+};
+int worker(const worker_command& command);
+
+struct calibrate_command {
+  std::string backend = "auto";
+  std::size_t elements = std::size_t{1} << 25;
+};
+int calibrate(const calibrate_command& command);
+
 }  // namespace kbench::cli

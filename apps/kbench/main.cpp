@@ -39,6 +39,42 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   measure->add_option("--json", m.json_path, "Append v3 records to this JSON file");
 
+  kbench::cli::run_command r;
+  auto* run = app.add_subcommand("run", "The suite: check every kernel x shape against torch and time it against the "
+                                        "torch baseline; summary table and v3 JSON");
+  run->add_option("--kernel,--op", r.kernels, "Kernels to run, comma-separated (default: all)")->delimiter(',');
+  run->add_option("--backend", r.backend, "auto, cpu, opencl or cuda")->capture_default_str();
+  run->add_option("--impl", r.impls, "Implementations to time: kbench, torch (default: both)")->delimiter(',');
+  run->add_option("--num-shapes", r.num_shapes, "Only the first N shapes of each kernel");
+  run->add_option("--shape-index", r.shape_index, "Only shape I of each kernel");
+  run->add_option("--seed", r.seed, "Seed of the deterministic inputs")->capture_default_str();
+  run->add_option("--atol", r.atol, "Absolute tolerance (default: each kernel's)");
+  run->add_option("--rtol", r.rtol, "Relative tolerance (default: each kernel's)");
+  run->add_option("--effort", r.effort, "Tuning effort: none (default configs)")->capture_default_str();
+  run->add_option("--output", r.output, "Append v3 records to this JSON file");
+  run->add_option("--timeout-per-kernel", r.timeout_per_kernel_s, "Seconds one kernel x shape may take")
+      ->capture_default_str();
+  run->add_option("--target-ms", r.target_ms, "Time budget each repeat count fills [ms]")->capture_default_str();
+  bool run_list = false;
+  run->add_flag("--list-kernels", run_list, "List kernels, shapes and backends, then exit");
+
+  kbench::cli::worker_command w;
+  auto* worker = app.add_subcommand("worker", "One kernel x shape for `kbench run` (internal)");
+  worker->group("");  // hidden from --help
+  worker->add_option("--kernel", w.kernel)->required();
+  worker->add_option("--shape-index", w.shape_index)->required();
+  worker->add_option("--backend", w.backend);
+  worker->add_option("--seed", w.seed);
+  worker->add_option("--atol", w.atol);
+  worker->add_option("--rtol", w.rtol);
+  worker->add_option("--impl", w.impls)->delimiter(',');
+  worker->add_option("--target-ms", w.target_ms);
+
+  kbench::cli::calibrate_command c;
+  auto* calibrate = app.add_subcommand("calibrate", "Peak memory bandwidth of a device (STREAM copy and triad), cached");
+  calibrate->add_option("--backend", c.backend, "auto, all, cpu, opencl or cuda")->capture_default_str();
+  calibrate->add_option("--elements", c.elements, "Floats per array")->capture_default_str();
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -56,6 +92,9 @@ int main(int argc, char** argv) {
     if (list_kernels_flag || *list) return kbench::cli::list_kernels();
     if (*devices) return kbench::cli::list_devices();
     if (*measure) return kbench::cli::measure(m);
+    if (*run) return run_list ? kbench::cli::list_kernels() : kbench::cli::run(r);
+    if (*worker) return kbench::cli::worker(w);
+    if (*calibrate) return kbench::cli::calibrate(c);
     fmt::print("{}", app.help());
     return 0;
   } catch (const kbench::usage_error& e) {

@@ -1,8 +1,8 @@
 // exp on OpenCL: y = exp(x) elementwise over n float32 values.
-// Config (build defines): WG = work-group size [work-items]; VEC = elements per work-item (1, 2, 4 or 8), loaded
-// and stored as one vector with vloadN/vstoreN. Work-item i owns elements [i*VEC, i*VEC + VEC); the host launches
-// ceil(ceil(n / VEC) / WG) * WG work-items, so the last vector may be partial (the tail, done element by element)
-// and some work-items may have nothing to do.
+// Config (build defines): WG = work-group size [work-items]; VEC = elements per work-item (1, 2, 4 or 8),
+// loaded and stored as one vector with vloadN/vstoreN. Work-item i owns elements [i*VEC, i*VEC + VEC); the
+// host launches ceil(ceil(n / VEC) / WG) * WG work-items, so the last vector may be partial (the tail, done
+// element by element) and some work-items may have nothing to do.
 // Plain exp() rather than native_exp(): the result has to match the torch reference to ~1e-6 relative.
 
 #ifndef WG

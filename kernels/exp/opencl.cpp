@@ -60,7 +60,8 @@ launcher bind_exp_opencl(const kernel_args& args) {
     KBENCH_THROW("exp/opencl: WG={} does not fit the device (1 to {} work-items)", wg, max_wg);
   }
 
-  opencl::opencl_kernel kernel = device->build_program(kbench_exp_opencl_source, defines).kernel("exp_kernel");
+  opencl::opencl_kernel kernel =
+      device->build_program(kbench_exp_opencl_source, defines).kernel("exp_kernel");
   buffer_ptr output = device->allocate(bytes);
   kernel.set_arg(0, args.inputs[0]);
   kernel.set_arg(1, output);

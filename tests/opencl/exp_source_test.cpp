@@ -41,7 +41,8 @@ TEST(exp_opencl_source, matches_std_exp_for_every_config_and_tail) {
       // One build per config (PoCL builds take a while); the sizes leave every kind of tail.
       kbench::opencl::opencl_kernel k =
           device->build_program(source, {{"VEC", vec}, {"WG", wg}}).kernel("exp_kernel");
-      for (const std::int64_t n : {std::int64_t{1}, std::int64_t{7}, std::int64_t{1000}, std::int64_t{4099}}) {
+      for (const std::int64_t n :
+           {std::int64_t{1}, std::int64_t{7}, std::int64_t{1000}, std::int64_t{4099}}) {
         SCOPED_TRACE(testing::Message() << "n=" << n << " VEC=" << vec << " WG=" << wg);
         std::vector<float> x(static_cast<std::size_t>(n));
         for (std::size_t i = 0; i < x.size(); ++i) {

@@ -10,6 +10,8 @@
 #include <array>
 #include <chrono>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <string>
 #include <vector>
@@ -58,13 +60,20 @@ class opencl_backend : public ::testing::Test {
     s_device.reset();
   }
 
-  /// Runs the spin kernel once and returns its host wall time around launch + wait [ms].
+  /// Runs the spin kernel once and returns its host wall time around launch + wait [ms]. A wait that returns
+  /// before the event is complete is recorded in s_calibration_error (and calibration stops there, rather
+  /// than growing the kernel without bound).
   static double run_spin(std::int64_t iterations) {
     s_spin->set_arg_i64(1, iterations);
     const auto start = clock_type::now();
     kbench::event_ptr e = launch_spin();
     e->wait();
-    return elapsed_ms(start);
+    const double ms = elapsed_ms(start);
+    if (!e->is_complete()) {
+      s_calibration_error = "event::wait() returned before the spin kernel completed";
+      s_device->barrier();
+    }
+    return ms;
   }
 
   static kbench::event_ptr launch_spin() {
@@ -78,19 +87,25 @@ class opencl_backend : public ::testing::Test {
     std::int64_t iterations = 1 << 16;
     (void)run_spin(iterations);  // the first launch may compile the work-group function
     double ms = run_spin(iterations);
-    while (ms < 20.0 && iterations < (std::int64_t{1} << 40)) {
+    while (s_calibration_error.empty() && ms < 20.0 && iterations < (std::int64_t{1} << 40)) {
       iterations *= 4;
       ms = run_spin(iterations);
+    }
+    if (!s_calibration_error.empty()) {
+      return;
     }
     s_iterations = static_cast<std::int64_t>(static_cast<double>(iterations) * target_ms / ms);
     s_expected_ms = run_spin(s_iterations);
   }
+
+  void SetUp() override { ASSERT_TRUE(s_calibration_error.empty()) << s_calibration_error; }
 
   static inline std::shared_ptr<opencl_device> s_device;
   static inline std::unique_ptr<opencl_kernel> s_spin;
   static inline kbench::buffer_ptr s_out;
   static inline std::int64_t s_iterations = 0;  // [iterations] for ~target_ms
   static inline double s_expected_ms = 0;       // [ms] host wall time of the calibrated run
+  static inline std::string s_calibration_error;
 };
 
 TEST_F(opencl_backend, calibration_reaches_a_long_kernel) {
@@ -181,7 +196,8 @@ TEST(opencl_backend_errors, failed_calls_name_the_call_and_the_error) {
     FAIL() << "a zero-byte buffer was created";
   } catch (const kbench::error& e) {
     const std::string message = e.what();
-    EXPECT_NE(message.find("clCreateBuffer failed: CL_INVALID_BUFFER_SIZE (-61)"), std::string::npos) << message;
+    EXPECT_NE(message.find("clCreateBuffer failed: CL_INVALID_BUFFER_SIZE (-61)"), std::string::npos)
+        << message;
   }
 
   const auto program = device->build_program("__kernel void present(__global int* out) { out[0] = 1; }");
@@ -283,6 +299,28 @@ TEST(opencl_backend_devices, list_devices_finds_this_machines_device) {
   const auto device = shared_device();
   EXPECT_EQ(device->info().name, devices.front().name);
   EXPECT_EQ(device->info().driver_version, devices.front().driver_version);
+}
+
+TEST(opencl_backend_devices, no_platform_gives_an_empty_list_and_a_reason) {
+  // The ICD loader reads its vendor list once per process: run the check in a fresh child process whose
+  // loader finds no vendor file (OCL_ICD_VENDORS is honoured by both ocl-icd and the Khronos loader).
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  const char* saved = std::getenv("OCL_ICD_VENDORS");
+  const std::string previous = saved != nullptr ? saved : "";
+  ::setenv("OCL_ICD_VENDORS", "/nonexistent/kbench-no-vendors", 1);
+  EXPECT_EXIT(
+      {
+        std::string reason;
+        const std::vector<kbench::device_info> devices = kbench::opencl::list_devices(&reason);
+        std::fprintf(stderr, "%zu device(s); reason: %s\n", devices.size(), reason.c_str());
+        std::exit(devices.empty() ? 0 : 1);
+      },
+      ::testing::ExitedWithCode(0), "0 device\\(s\\); reason: no OpenCL platform found \\(clGetPlatformIDs");
+  if (saved != nullptr) {
+    ::setenv("OCL_ICD_VENDORS", previous.c_str(), 1);
+  } else {
+    ::unsetenv("OCL_ICD_VENDORS");
+  }
 }
 
 TEST(opencl_backend_programs, defines_and_extra_options_reach_the_program) {

@@ -1,8 +1,8 @@
 // The opencl backend against the OpenCL 1.2 C API: devices, buffers, programs, kernels and profiled events.
 //
-// Lifetime: the context and the command queue live in one shared `queue_state`. Buffers, programs, kernels and
-// events each hold a reference to it, so that no OpenCL object outlives the context it belongs to, whatever
-// order the caller drops them in.
+// Lifetime: the context and the command queue live in one shared `queue_state`. Buffers, programs, kernels
+// and events each hold a reference to it, so that no OpenCL object outlives the context it belongs to,
+// whatever order the caller drops them in.
 
 #include <kbench/backends/opencl.hpp>
 #include <kbench/error.hpp>
@@ -30,7 +30,7 @@ namespace {
 using detail::check;
 using detail::error_name;
 
-// --- RAII handles: release in the destructor, never throw ------------------------------------------------------
+// --- RAII handles: release in the destructor, never throw --------------------------------------------------
 struct release_context {
   void operator()(cl_context c) const noexcept { clReleaseContext(c); }
 };
@@ -75,7 +75,7 @@ struct queue_state {
   }
 };
 
-// --- info queries ------------------------------------------------------------------------------------------------
+// --- info queries ------------------------------------------------------------------------------------------
 std::string trimmed(std::string text) {
   // OpenCL strings end in '\0' and some drivers pad them with spaces.
   while (!text.empty() && (text.back() == '\0' || text.back() == ' ' || text.back() == '\n')) {
@@ -115,7 +115,8 @@ device_info describe(cl_platform_id platform, cl_device_id device) {
   info.platform = platform_string(platform, CL_PLATFORM_NAME);
   info.driver_version = device_string(device, CL_DRIVER_VERSION);
   info.max_work_group_size = device_value<std::size_t>(device, CL_DEVICE_MAX_WORK_GROUP_SIZE);
-  info.global_memory_bytes = static_cast<std::size_t>(device_value<cl_ulong>(device, CL_DEVICE_GLOBAL_MEM_SIZE));
+  info.global_memory_bytes =
+      static_cast<std::size_t>(device_value<cl_ulong>(device, CL_DEVICE_GLOBAL_MEM_SIZE));
   info.compute_units = device_value<cl_uint>(device, CL_DEVICE_MAX_COMPUTE_UNITS);
   return info;
 }
@@ -152,7 +153,8 @@ std::vector<device_entry> enumerate_devices(std::string* reason) {
     }
     check(found, "clGetDeviceIDs");
     std::vector<cl_device_id> devices(device_count);
-    check(clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, device_count, devices.data(), nullptr), "clGetDeviceIDs");
+    check(clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, device_count, devices.data(), nullptr),
+          "clGetDeviceIDs");
     for (cl_device_id device : devices) {
       entries.push_back({platform, device});
     }
@@ -163,10 +165,11 @@ std::vector<device_entry> enumerate_devices(std::string* reason) {
   return entries;
 }
 
-// --- buffers -----------------------------------------------------------------------------------------------------
+// --- buffers -----------------------------------------------------------------------------------------------
 class cl_buffer final : public buffer {
  public:
-  cl_buffer(std::shared_ptr<queue_state> state, std::size_t bytes) : m_state(std::move(state)), m_bytes(bytes) {
+  cl_buffer(std::shared_ptr<queue_state> state, std::size_t bytes)
+      : m_state(std::move(state)), m_bytes(bytes) {
     cl_int status = CL_SUCCESS;
     m_mem.reset(clCreateBuffer(m_state->context.get(), CL_MEM_READ_WRITE, bytes, nullptr, &status));
     check(status, "clCreateBuffer", fmt::format("({} bytes)", bytes));
@@ -177,8 +180,9 @@ class cl_buffer final : public buffer {
   void write(const void* src, std::size_t bytes) override {
     check_size(bytes, "write");
     // Blocking: returns when the data has arrived; in-order queue, so after every kernel enqueued before.
-    check(clEnqueueWriteBuffer(m_state->queue.get(), m_mem.get(), CL_TRUE, 0, bytes, src, 0, nullptr, nullptr),
-          "clEnqueueWriteBuffer");
+    check(
+        clEnqueueWriteBuffer(m_state->queue.get(), m_mem.get(), CL_TRUE, 0, bytes, src, 0, nullptr, nullptr),
+        "clEnqueueWriteBuffer");
   }
 
   void read(void* dst, std::size_t bytes) const override {
@@ -202,15 +206,15 @@ class cl_buffer final : public buffer {
   mem_handle m_mem;
 };
 
-// --- events ------------------------------------------------------------------------------------------------------
+// --- events ------------------------------------------------------------------------------------------------
 class cl_event_wrapper final : public event {
  public:
   cl_event_wrapper(std::shared_ptr<queue_state> state, event_handle e)
       : m_state(std::move(state)), m_event(std::move(e)) {}
 
   [[nodiscard]] bool is_complete() const override {
-    // A negative status means the command failed: it will never run further, so it counts as complete (with no
-    // interval, which the capture count then reports).
+    // A negative status means the command failed: it will never run further, so it counts as complete (with
+    // no interval, which the capture count then reports).
     const cl_int status = execution_status();
     return status == CL_COMPLETE || status < 0;
   }
@@ -232,7 +236,8 @@ class cl_event_wrapper final : public event {
     cl_ulong end = 0;    // [ns, device clock]
     if (clGetEventProfilingInfo(m_event.get(), CL_PROFILING_COMMAND_START, sizeof(start), &start, nullptr) !=
             CL_SUCCESS ||
-        clGetEventProfilingInfo(m_event.get(), CL_PROFILING_COMMAND_END, sizeof(end), &end, nullptr) != CL_SUCCESS) {
+        clGetEventProfilingInfo(m_event.get(), CL_PROFILING_COMMAND_END, sizeof(end), &end, nullptr) !=
+            CL_SUCCESS) {
       return std::nullopt;  // no timestamps: counted as a capture miss, not an error
     }
     return device_interval{static_cast<std::int64_t>(start), static_cast<std::int64_t>(end)};
@@ -250,11 +255,13 @@ class cl_event_wrapper final : public event {
   event_handle m_event;
 };
 
-std::string sizes_text(std::span<const std::size_t> sizes) { return fmt::format("[{}]", fmt::join(sizes, ",")); }
+std::string sizes_text(std::span<const std::size_t> sizes) {
+  return fmt::format("[{}]", fmt::join(sizes, ","));
+}
 
 }  // namespace
 
-// --- pimpl structs -----------------------------------------------------------------------------------------------
+// --- pimpl structs -----------------------------------------------------------------------------------------
 struct opencl_device::impl {
   std::shared_ptr<queue_state> state;
   device_info info;
@@ -279,7 +286,7 @@ struct opencl_kernel::impl {
   }
 };
 
-// --- opencl_kernel -----------------------------------------------------------------------------------------------
+// --- opencl_kernel -----------------------------------------------------------------------------------------
 opencl_kernel::opencl_kernel(std::shared_ptr<impl> state) : m_impl(std::move(state)) {}
 
 void opencl_kernel::set_arg(unsigned index, const buffer_ptr& b) {
@@ -288,7 +295,8 @@ void opencl_kernel::set_arg(unsigned index, const buffer_ptr& b) {
     KBENCH_THROW("opencl kernel '{}', argument {}: the buffer is not an opencl buffer", m_impl->name, index);
   }
   if (cl->owner() != m_impl->state.get()) {
-    KBENCH_THROW("opencl kernel '{}', argument {}: the buffer belongs to another opencl device", m_impl->name, index);
+    KBENCH_THROW("opencl kernel '{}', argument {}: the buffer belongs to another opencl device", m_impl->name,
+                 index);
   }
   cl_mem mem = cl->mem();
   m_impl->set_raw(index, sizeof(mem), &mem);
@@ -313,7 +321,9 @@ void opencl_kernel::set_arg_f32(unsigned index, float value) {
   m_impl->set_raw(index, sizeof(v), &v);
 }
 
-void opencl_kernel::set_arg_local(unsigned index, std::size_t bytes) { m_impl->set_raw(index, bytes, nullptr); }
+void opencl_kernel::set_arg_local(unsigned index, std::size_t bytes) {
+  m_impl->set_raw(index, bytes, nullptr);
+}
 
 event_ptr opencl_kernel::launch(std::span<const std::size_t> global, std::span<const std::size_t> local) {
   if (global.empty() || global.size() > 3) {
@@ -324,9 +334,9 @@ event_ptr opencl_kernel::launch(std::span<const std::size_t> global, std::span<c
                  global.size());
   }
   cl_event raw = nullptr;
-  const cl_int status =
-      clEnqueueNDRangeKernel(m_impl->state->queue.get(), m_impl->kernel.get(), static_cast<cl_uint>(global.size()),
-                             nullptr, global.data(), local.empty() ? nullptr : local.data(), 0, nullptr, &raw);
+  const cl_int status = clEnqueueNDRangeKernel(m_impl->state->queue.get(), m_impl->kernel.get(),
+                                               static_cast<cl_uint>(global.size()), nullptr, global.data(),
+                                               local.empty() ? nullptr : local.data(), 0, nullptr, &raw);
   check(status, "clEnqueueNDRangeKernel",
         fmt::format("(kernel '{}', global {}, local {})", m_impl->name, sizes_text(global),
                     local.empty() ? std::string("auto") : sizes_text(local)));
@@ -337,7 +347,7 @@ event_ptr opencl_kernel::launch(std::span<const std::size_t> global, std::span<c
   return std::make_shared<cl_event_wrapper>(m_impl->state, std::move(e));
 }
 
-// --- opencl_program ----------------------------------------------------------------------------------------------
+// --- opencl_program ----------------------------------------------------------------------------------------
 opencl_program::opencl_program(std::shared_ptr<impl> state) : m_impl(std::move(state)) {}
 
 opencl_kernel opencl_program::kernel(const std::string& name) const {
@@ -352,16 +362,22 @@ opencl_kernel opencl_program::kernel(const std::string& name) const {
   return opencl_kernel(std::move(state));
 }
 
-// --- opencl_device -----------------------------------------------------------------------------------------------
+// --- opencl_device -----------------------------------------------------------------------------------------
 opencl_device::opencl_device(std::unique_ptr<impl> state) : m_impl(std::move(state)) {}
 
 opencl_device::~opencl_device() = default;
 
-const device_info& opencl_device::info() const { return m_impl->info; }
+const device_info& opencl_device::info() const {
+  return m_impl->info;
+}
 
-buffer_ptr opencl_device::allocate(std::size_t bytes) { return std::make_shared<cl_buffer>(m_impl->state, bytes); }
+buffer_ptr opencl_device::allocate(std::size_t bytes) {
+  return std::make_shared<cl_buffer>(m_impl->state, bytes);
+}
 
-void opencl_device::barrier() { check(clFinish(m_impl->state->queue.get()), "clFinish"); }
+void opencl_device::barrier() {
+  check(clFinish(m_impl->state->queue.get()), "clFinish");
+}
 
 opencl_program opencl_device::build_program(std::string_view source, const config& defines,
                                             std::string_view extra_options) {
@@ -393,8 +409,8 @@ opencl_program opencl_device::build_program(std::string_view source, const confi
       }
       log = trimmed(std::move(log));
     }
-    KBENCH_THROW("clBuildProgram failed: {} ({}) with options \"{}\"; build log:\n{}", error_name(status), status,
-                 options, log.empty() ? std::string("(empty)") : log);
+    KBENCH_THROW("clBuildProgram failed: {} ({}) with options \"{}\"; build log:\n{}", error_name(status),
+                 status, options, log.empty() ? std::string("(empty)") : log);
   }
   auto state = std::make_shared<opencl_program::impl>();
   state->state = m_impl->state;
@@ -402,7 +418,7 @@ opencl_program opencl_device::build_program(std::string_view source, const confi
   return opencl_program(std::move(state));
 }
 
-// --- discovery ---------------------------------------------------------------------------------------------------
+// --- discovery ---------------------------------------------------------------------------------------------
 std::vector<device_info> list_devices(std::string* reason) {
   std::vector<device_info> infos;
   try {
@@ -440,9 +456,10 @@ std::shared_ptr<opencl_device> open_device(std::size_t index) {
   cl_int status = CL_SUCCESS;
   state->context.reset(clCreateContext(properties, 1, &entry.device, nullptr, nullptr, &status));
   check(status, "clCreateContext");
-  // In-order (no CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE): commands run in enqueue order, so a blocking read or
-  // clFinish orders after every launch. Profiling gives each event its device timestamps.
-  state->queue.reset(clCreateCommandQueue(state->context.get(), entry.device, CL_QUEUE_PROFILING_ENABLE, &status));
+  // In-order (no CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE): commands run in enqueue order, so a blocking read
+  // or clFinish orders after every launch. Profiling gives each event its device timestamps.
+  state->queue.reset(
+      clCreateCommandQueue(state->context.get(), entry.device, CL_QUEUE_PROFILING_ENABLE, &status));
   check(status, "clCreateCommandQueue");
 
   auto device_state = std::make_unique<opencl_device::impl>();

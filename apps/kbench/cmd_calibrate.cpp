@@ -1,0 +1,40 @@
+#include <kbench/backend_registry.hpp>
+#include <kbench/calibrate.hpp>
+#include <kbench/error.hpp>
+
+#include "commands.hpp"
+#include "text_table.hpp"
+
+#include <fmt/format.h>
+
+namespace kbench::cli {
+
+int calibrate(const calibrate_command& command) {
+  std::vector<backend_kind> kinds;
+  if (command.backend == "all") {
+    for (const auto& status : probe_backends()) {
+      if (status.available && status.kind != backend_kind::torch) kinds.push_back(status.kind);
+    }
+  } else if (command.backend == "auto") {
+    kinds.push_back(pick_auto_backend());
+  } else {
+    const backend_kind kind = parse_backend_kind(command.backend);
+    if (kind == backend_kind::torch) {
+      throw usage_error("kbench calibrate measures a device backend (valid: auto, all, cpu, opencl, cuda)");
+    }
+    kinds.push_back(kind);
+  }
+  text_table table({"Backend", "Device", "Array (MiB)", "Copy (GB/s)", "Triad (GB/s)"});
+  for (backend_kind kind : kinds) {
+    fmt::print(stderr, "[kbench] calibrating {} ...\n", to_string(kind));
+    const calibration c = calibrate_device(open_device(kind), command.elements);
+    store_calibration(c);
+    table.add_row({c.backend, c.device, fmt::format("{:.0f}", static_cast<double>(c.elements) * 4 / (1 << 20)),
+                   fmt::format("{:.2f}", c.copy_gbps), fmt::format("{:.2f}", c.triad_gbps)});
+  }
+  fmt::print("{}", table.render());
+  fmt::print("cached in {}\n", (cache_directory() / "calibration.json").string());
+  return 0;
+}
+
+}  // namespace kbench::cli

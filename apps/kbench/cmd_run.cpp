@@ -1,0 +1,256 @@
+// `kbench run`: the suite. Each kernel x shape runs in a fresh worker process (checked against torch, timed
+// against the torch baseline); the summary table ends with the per-shape totals and the geometric-mean speedup.
+
+#include <kbench/backend_registry.hpp>
+#include <kbench/calibrate.hpp>
+#include <kbench/error.hpp>
+#include <kbench/registry.hpp>
+#include <kbench/report/json_v3.hpp>
+#include <kbench/runner/suite.hpp>
+
+#include "commands.hpp"
+#include "text_table.hpp"
+#include "tolerance_option.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+namespace kbench::cli {
+
+namespace {
+
+std::atomic<bool> g_stop{false};
+
+extern "C" void on_interrupt(int /*signal*/) {
+  g_stop.store(true);
+  // A second Ctrl-C ends the run at once.
+  std::signal(SIGINT, SIG_DFL);
+  const char message[] = "\nkbench: interrupted; stopping after the current shape (Ctrl-C again to abort)\n";
+  [[maybe_unused]] const auto written = ::write(STDERR_FILENO, message, sizeof(message) - 1);
+}
+
+void refuse_unparsable_output(const std::string& path) {
+  if (path.empty() || !std::filesystem::exists(path)) return;
+  std::ifstream in(path);
+  const auto doc = nlohmann::json::parse(in, nullptr, false);
+  const std::string why = doc.is_discarded() ? "not valid JSON" : report::validate_records(doc);
+  if (!why.empty()) {
+    KBENCH_THROW("{} exists and is not a list of v3 records ({}); refusing to overwrite it", path, why);
+  }
+}
+
+std::string ms_cell(const std::optional<runner::impl_result>& r) {
+  if (!r || r->latency_ms.empty()) return "-";
+  return fmt::format("{:.4f}", r->median_latency_ms());
+}
+
+nlohmann::json records_of(const runner::shape_result& r, const std::string& effort, std::int64_t timestamp,
+                          const std::optional<calibration>& peak) {
+  nlohmann::json records = nlohmann::json::array();
+  auto add_impl = [&](const runner::impl_result& impl) {
+    report::record_context context;
+    context.kernel = r.kernel;
+    context.shape = r.shape;
+    context.device = impl.device;
+    context.effort = effort;
+    context.config = impl.config;
+    context.timestamp = timestamp;
+    context.extra = {{"status", std::string(to_string(r.status))}, {"command", "run"}};
+    if (!r.reason.empty()) context.extra["reason"] = r.reason;
+    if (!impl.baseline_form.empty()) context.extra["baseline_form"] = impl.baseline_form;
+    const nlohmann::json checks{{"valid", impl.valid}, {"sync_violations", impl.sync_violations}};
+    auto with = [&](nlohmann::json extra) {
+      for (auto& [k, v] : checks.items()) extra[k] = v;
+      return extra;
+    };
+    records.push_back(report::make_record(context, "accuracy", {impl.accurate ? 1.0 : 0.0},
+                                          {{"max_abs_error", impl.max_abs_error},
+                                           {"max_rel_error", impl.max_rel_error},
+                                           {"mismatches", impl.mismatches}}));
+    if (impl.latency_ms.empty()) return;
+    records.push_back(report::make_record(context, "latency_ms", impl.latency_ms, with({{"stat", "median"}})));
+    records.push_back(report::make_record(context, "throughput_ms", impl.throughput_ms, with({{"stat", "median"}})));
+    records.push_back(report::make_record(context, "device_ms", impl.device_ms, with({{"stat", "median"}})));
+    const double ratio = impl.dispatched == 0 ? 0.0 : static_cast<double>(impl.captured) / static_cast<double>(impl.dispatched);
+    records.push_back(report::make_record(context, "capture_ratio", {ratio},
+                                          with({{"captured", impl.captured}, {"dispatched", impl.dispatched}})));
+    if (impl.impl != "kbench") return;
+    if (auto s = r.speedup()) {
+      records.push_back(report::make_record(context, "speedup", {*s}, with({{"baseline", "torch"}})));
+    }
+    if (auto bw = r.bandwidth_gbps()) {
+      nlohmann::json extra = with({{"bytes_moved", r.bytes_moved}});
+      if (peak) extra["peak_triad_gbps"] = peak->triad_gbps;
+      records.push_back(report::make_record(context, "bandwidth_gbps", {*bw}, extra));
+    }
+  };
+  if (r.kbench) add_impl(*r.kbench);
+  if (r.torch) add_impl(*r.torch);
+  if (!r.kbench && !r.torch) {
+    // Nothing ran (crash, timeout, unavailable): one record keeps the failure visible.
+    report::record_context context;
+    context.kernel = r.kernel;
+    context.shape = r.shape;
+    context.effort = effort;
+    context.timestamp = timestamp;
+    context.extra = {{"status", std::string(to_string(r.status))}, {"reason", r.reason}, {"command", "run"}};
+    records.push_back(report::make_record(context, "accuracy", {0.0}));
+  }
+  return records;
+}
+
+}  // namespace
+
+int run(const run_command& command) {
+  // Validate everything before running anything: bad input exits 2 without side effects.
+  runner::suite_selection selection;
+  selection.kernels = command.kernels;
+  if (command.num_shapes != 0) selection.num_shapes = command.num_shapes;
+  if (command.shape_index >= 0) selection.shape_index = command.shape_index;
+  const auto plan = runner::plan_suite(selection);
+
+  runner::suite_options options;
+  std::vector<std::string> backend_names{"auto"};
+  for (backend_kind kind : all_backend_kinds()) {
+    if (kind != backend_kind::torch) backend_names.emplace_back(to_string(kind));
+  }
+  if (std::find(backend_names.begin(), backend_names.end(), command.backend) == backend_names.end()) {
+    throw usage_error(fmt::format("unknown backend '{}' (valid: {})", command.backend, fmt::join(backend_names, ", ")));
+  }
+  options.backend = command.backend == "auto" ? pick_auto_backend() : parse_backend_kind(command.backend);
+  for (const auto& impl : command.impls) {
+    if (impl != "kbench" && impl != "torch") {
+      throw usage_error(fmt::format("unknown implementation '{}' (valid: kbench, torch)", impl));
+    }
+  }
+  if (!command.impls.empty()) {
+    options.run_kbench = std::find(command.impls.begin(), command.impls.end(), "kbench") != command.impls.end();
+    options.run_torch = std::find(command.impls.begin(), command.impls.end(), "torch") != command.impls.end();
+  }
+  options.atol = parse_tolerance("--atol", command.atol);
+  options.rtol = parse_tolerance("--rtol", command.rtol);
+  if (command.effort != "none") {
+    throw usage_error(fmt::format("unknown effort '{}' (valid: none; quick and full need the autotuner, which this "
+                                  "build does not have yet)",
+                                  command.effort));
+  }
+  if (!(command.timeout_per_kernel_s > 0)) {
+    throw usage_error(fmt::format("--timeout-per-kernel must be positive, got {}", command.timeout_per_kernel_s));
+  }
+  options.seed = command.seed;
+  options.target_ms = command.target_ms;
+  options.timeout_per_shape_s = command.timeout_per_kernel_s;
+  refuse_unparsable_output(command.output);
+
+  const auto statuses = probe_backends();
+  const auto status = std::find_if(statuses.begin(), statuses.end(), [&](const auto& s) { return s.kind == options.backend; });
+  if (options.run_kbench && (status == statuses.end() || !status->available)) {
+    KBENCH_THROW("backend {} unavailable: {}", to_string(options.backend),
+                 status == statuses.end() ? "unknown" : status->reason);
+  }
+
+  std::optional<calibration> peak;
+  if (options.run_kbench && status != statuses.end() && !status->devices.empty()) {
+    peak = cached_calibration(status->devices.front());
+    if (!peak) {
+      fmt::print(stderr, "[kbench] no cached bandwidth calibration for {}: running kbench calibrate once\n",
+                 status->devices.front().name);
+      peak = calibrate_device(open_device(options.backend));
+      store_calibration(*peak);
+    }
+  }
+
+  const bool tty = ::isatty(STDERR_FILENO) != 0;
+  const auto started = std::chrono::steady_clock::now();
+  auto elapsed_s = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(); };
+  options.on_start = [&](std::size_t i, std::size_t n, const runner::suite_item& item) {
+    const std::string line = fmt::format("[{}/{}] {} {} ({:.1f} s elapsed)", i + 1, n, item.kernel->name,
+                                         to_string(item.kernel->shapes[item.shape_index]), elapsed_s());
+    if (tty) fmt::print(stderr, "\r\033[K{}", line);
+  };
+  options.on_done = [&](std::size_t i, std::size_t n, const runner::shape_result& r) {
+    if (tty) {
+      fmt::print(stderr, "\r\033[K");
+    } else {
+      fmt::print(stderr, "[{}/{}] {} {}: {} ({:.1f} s, {:.1f} s elapsed)\n", i + 1, n, r.kernel, r.shape,
+                 to_string(r.status), r.elapsed_s, elapsed_s());
+    }
+  };
+  g_stop = false;
+  options.stop_requested = [] { return g_stop.load(); };
+  struct sigaction action {};
+  action.sa_handler = on_interrupt;
+  struct sigaction previous {};
+  sigaction(SIGINT, &action, &previous);
+  const auto timestamp =
+      std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+
+  const auto results = runner::run_suite(plan, options);
+  sigaction(SIGINT, &previous, nullptr);
+
+  // Summary.
+  text_table table({"Kernel", "Shape", "Status", "kbench (ms)", "torch (ms)", "Speedup", "% peak BW"});
+  std::size_t passed = 0;
+  double log_speedup_sum = 0;
+  std::size_t speedups = 0;
+  std::vector<std::string> reasons;
+  std::map<std::string, std::string> baseline_forms;
+  for (const auto& r : results) {
+    const auto s = r.speedup();
+    const auto bw = r.bandwidth_gbps();
+    std::string bw_cell = "-";
+    if (bw && peak && peak->triad_gbps > 0) bw_cell = fmt::format("{:.0f}%", 100.0 * *bw / peak->triad_gbps);
+    table.add_row({r.kernel, r.shape, std::string(to_string(r.status)), ms_cell(r.kbench), ms_cell(r.torch),
+                   s ? fmt::format("{:.2f}x", *s) : "-", bw_cell});
+    if (r.status == runner::shape_status::ok) {
+      ++passed;
+      if (s && *s > 0) {
+        log_speedup_sum += std::log(*s);
+        ++speedups;
+      }
+    } else {
+      reasons.push_back(fmt::format("{} {}: {}: {}", r.kernel, r.shape, to_string(r.status), r.reason));
+    }
+    if (r.torch && !r.torch->baseline_form.empty()) baseline_forms[r.kernel] = r.torch->baseline_form;
+  }
+  fmt::print("kbench run: backend {} ({}), effort {}, seed {}\n", to_string(options.backend),
+             status != statuses.end() && !status->devices.empty() ? status->devices.front().name : "-",
+             command.effort, command.seed);
+  fmt::print("{}", table.render());
+  fmt::print("Total: {}/{} shapes passed", passed, results.size());
+  if (results.size() < plan.size()) fmt::print(" (interrupted: {} of {} shapes not run)", plan.size() - results.size(), plan.size());
+  if (speedups > 0) {
+    fmt::print("; geometric-mean speedup {:.2f}x over {} shapes", std::exp(log_speedup_sum / static_cast<double>(speedups)), speedups);
+  }
+  fmt::print("; wall time {:.1f} s\n", elapsed_s());
+  if (peak) {
+    fmt::print("% peak BW: kbench bytes moved per call / median latency, against the {} triad of {:.1f} GB/s\n",
+               peak->backend, peak->triad_gbps);
+  }
+  if (!baseline_forms.empty()) {
+    fmt::print("torch baselines:\n");
+    for (const auto& [kernel, form] : baseline_forms) fmt::print("  {}: {}\n", kernel, form);
+  }
+  for (const auto& reason : reasons) fmt::print("  ! {}\n", reason);
+
+  if (!command.output.empty()) {
+    nlohmann::json records = nlohmann::json::array();
+    for (const auto& r : results) {
+      for (auto& rec : records_of(r, command.effort, timestamp, peak)) records.push_back(std::move(rec));
+    }
+    report::append_records(command.output, records);
+    fmt::print("wrote {} records to {}\n", records.size(), command.output);
+  }
+  return passed == plan.size() ? 0 : 1;
+}
+
+}  // namespace kbench::cli

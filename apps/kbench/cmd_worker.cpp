@@ -1,0 +1,65 @@
+// `kbench worker`: one kernel x shape, run in a fresh process by `kbench run`; prints its result as one JSON line.
+
+#include <kbench/registry.hpp>
+#include <kbench/runner/run_shape.hpp>
+
+#include "commands.hpp"
+#include "tolerance_option.hpp"
+
+#include <fmt/format.h>
+
+#include <csignal>
+#include <cstdlib>
+#include <thread>
+
+namespace kbench::cli {
+
+namespace {
+
+/// KBENCH_INJECT_WORKER_FAULT="kernel:shape_index:segv|hang|abort" makes the matching worker fail for real, to
+/// test that the runner survives a kernel that crashes or hangs (tests/cli). Unset in normal use.
+void maybe_inject_fault(const worker_command& command) {
+  const char* spec = std::getenv("KBENCH_INJECT_WORKER_FAULT");
+  if (spec == nullptr) return;
+  const std::string text(spec);
+  const std::string prefix = fmt::format("{}:{}:", command.kernel, command.shape_index);
+  if (text.rfind(prefix, 0) != 0) return;
+  const std::string kind = text.substr(prefix.size());
+  if (kind == "segv") {
+    std::raise(SIGSEGV);
+  } else if (kind == "abort") {
+    std::abort();
+  } else if (kind == "hang") {
+    while (true) std::this_thread::sleep_for(std::chrono::seconds(1));
+  }
+}
+
+}  // namespace
+
+int worker(const worker_command& command) {
+  runner::shape_options options;
+  options.backend = parse_backend_kind(command.backend);
+  options.seed = command.seed;
+  options.atol = parse_tolerance("--atol", command.atol);
+  options.rtol = parse_tolerance("--rtol", command.rtol);
+  options.target_ms = command.target_ms;
+  if (!command.impls.empty()) {
+    options.run_kbench = options.run_torch = false;
+    for (const auto& impl : command.impls) {
+      if (impl == "kbench") {
+        options.run_kbench = true;
+      } else if (impl == "torch") {
+        options.run_torch = true;
+      } else {
+        throw usage_error(fmt::format("unknown implementation '{}' (valid: kbench, torch)", impl));
+      }
+    }
+  }
+  const kernel_definition& kernel = find_kernel(command.kernel);
+  maybe_inject_fault(command);
+  const runner::shape_result result = runner::run_shape(kernel, static_cast<std::size_t>(command.shape_index), options);
+  fmt::print("\n{}\n", nlohmann::json(result).dump());
+  return 0;
+}
+
+}  // namespace kbench::cli

@@ -1,0 +1,63 @@
+#pragma once
+// The outcome of one kernel x shape in the suite: the kbench implementation and the torch baseline, checked
+// and timed on the same inputs. It travels from a worker process to the runner as JSON.
+
+#include <kbench/config.hpp>
+#include <kbench/device.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kbench::runner {
+
+/// ok; wrong_result (accuracy); build_error; runtime_error (an exception while running); invalid_timing (a sync
+/// violation or incomplete capture); crashed (the worker died on a signal); timeout (--timeout-per-kernel);
+/// unavailable (the backend has no device here or the kernel no implementation for it).
+enum class shape_status { ok, wrong_result, build_error, runtime_error, invalid_timing, crashed, timeout, unavailable };
+[[nodiscard]] std::string_view to_string(shape_status status);
+[[nodiscard]] shape_status parse_shape_status(std::string_view text);
+
+/// The three measures and checks of one implementation, plus its interleaved latency against the other.
+struct impl_result {
+  std::string impl;  // "kbench" or "torch"
+  device_info device;
+  std::string config = "{}";       // JSON text
+  std::string baseline_form;       // torch: how the baseline calls torch
+  bool accurate = false;
+  double max_abs_error = 0, max_rel_error = 0;
+  std::size_t mismatches = 0;
+  std::vector<double> latency_ms;     // interleaved synchronized wall latency, per call
+  std::vector<double> throughput_ms;  // per batch
+  std::vector<double> device_ms;      // per call
+  std::size_t captured = 0, dispatched = 0;
+  int sync_violations = 0;
+  bool valid = false;
+  std::vector<std::string> warnings;
+  [[nodiscard]] double median_latency_ms() const;
+};
+
+struct shape_result {
+  std::string kernel;
+  std::string shape;  // "[1024,256]"
+  std::size_t shape_index = 0;
+  shape_status status = shape_status::ok;
+  std::string reason;          // empty when ok
+  double bytes_moved = 0;      // [bytes per call], 0 when the kernel does not say
+  double elapsed_s = 0;        // [s] wall time the shape took, worker start to end
+  std::optional<impl_result> kbench, torch;
+
+  /// torch median latency / kbench median latency; nullopt unless both were timed.
+  [[nodiscard]] std::optional<double> speedup() const;
+  /// bytes_moved / kbench median latency [GB/s]; nullopt without either.
+  [[nodiscard]] std::optional<double> bandwidth_gbps() const;
+};
+
+void to_json(nlohmann::json& j, const impl_result& r);
+void from_json(const nlohmann::json& j, impl_result& r);
+void to_json(nlohmann::json& j, const shape_result& r);
+void from_json(const nlohmann::json& j, shape_result& r);
+
+}  // namespace kbench::runner

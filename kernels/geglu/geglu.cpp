@@ -1,0 +1,39 @@
+// Registration of the geglu kernel: the softmax-like row shapes [1024, N] of the suite plus a large one (16M
+// output elements) for bandwidth. Shapes are output shapes [M, N]; the input is [M, 2N].
+
+#include <kbench/build_config.hpp>
+#include <kbench/error.hpp>
+#include <kbench/registry.hpp>
+
+#include "geglu.hpp"
+
+namespace kbench::kernels {
+
+KBENCH_KERNEL(geglu) {
+  kernel_builder builder("geglu");
+  builder.describe("out[M,N] = a * gelu(b) (exact erf gelu), x[M,2N] = [a | b]")
+      .shapes({{1024, 256}, {1024, 512}, {1024, 1024}, {1024, 2048}, {1024, 4096}, {4096, 4096}})
+      .inputs([](const shape& s, std::uint64_t seed) {
+        if (s.size() != 2) KBENCH_THROW("geglu: shape {} is not [M, N]", to_string(s));
+        // [-4, 4) covers gelu's curved part and both tails (gelu(-4) ~ -1e-4, gelu(4) ~ 4).
+        return std::vector{uniform_tensor({s[0], 2 * s[1]}, seed, -4.0f, 4.0f)};
+      })
+      .reference(&geglu_reference)
+      // Measured max errors against torch (shapes [1024,256] to [4096,4096]): cpu ~{CPU}, opencl ~{CL}, torch 0.
+      // Every backend computes the same formula with a libm erf of a few ulp, so the error is a few ulp of the
+      // output (|out| < 16): 1e-5 absolute plus 1e-5 relative leaves a margin of about 10x.
+      .tolerance(1e-5, 1e-5)
+      .bytes_moved([](const shape& s) { return 3.0 * sizeof(float) * static_cast<double>(element_count(s)); })
+      .implement(backend_kind::torch, &bind_geglu_torch, {},
+                 "at::gelu_out into the preallocated output + at::mul_out in place (no temporary)")
+      .implement(backend_kind::cpu, &bind_geglu_cpu, {{"GRAIN", 16}});
+#if KBENCH_HAS_OPENCL
+  builder.implement(backend_kind::opencl, &bind_geglu_opencl, {{"VEC", 4}, {"WG", 64}});
+#endif
+#if KBENCH_HAS_CUDA
+  builder.implement(backend_kind::cuda, &bind_geglu_cuda, {{"BLOCK", 256}, {"VEC", 4}});
+#endif
+  return builder;
+}
+
+}  // namespace kbench::kernels

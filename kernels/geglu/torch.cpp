@@ -1,0 +1,33 @@
+// geglu's torch reference and baseline. The baseline writes gelu(b) into the preallocated output with
+// at::gelu_out, then multiplies by a in place with at::mul_out: no allocation per call, no temporary.
+
+#include "baseline/torch_glue.hpp"
+
+#include "geglu.hpp"
+
+namespace kbench::kernels {
+
+std::vector<host_tensor> geglu_reference(const std::vector<host_tensor>& inputs) {
+  const at::Tensor x = torch_glue::view(inputs.at(0));  // [M, 2N]
+  const std::int64_t cols = x.size(1) / 2;
+  const at::Tensor a = x.narrow(1, 0, cols);
+  const at::Tensor b = x.narrow(1, cols, cols);
+  return {torch_glue::to_host(a * at::gelu(b))};  // approximate = "none": the erf form
+}
+
+launcher bind_geglu_torch(const kernel_args& args) {
+  const shape& out_shape = args.shape;  // [M, N]
+  buffer_ptr output = args.device->allocate(static_cast<std::size_t>(element_count(out_shape)) * sizeof(float));
+  at::Tensor x = torch_glue::view(args.inputs.at(0), {out_shape.at(0), 2 * out_shape.at(1)});
+  at::Tensor a = x.narrow(1, 0, out_shape[1]);
+  at::Tensor b = x.narrow(1, out_shape[1], out_shape[1]);
+  at::Tensor y = torch_glue::view(output, out_shape);
+  return torch_glue::synchronous_launcher(
+      [a, b, y]() mutable {
+        at::gelu_out(y, b);
+        at::mul_out(y, y, a);
+      },
+      {output});
+}
+
+}  // namespace kbench::kernels

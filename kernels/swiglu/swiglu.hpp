@@ -1,0 +1,21 @@
+#pragma once
+// swiglu: the gated SiLU (swish) of transformer feed-forward layers. The input x [M, 2N] is split along its last
+// dimension into a = x[:, :N] and b = x[:, N:]; out [M, N] = a * silu(b) with silu(b) = b / (1 + exp(-b)).
+// A registered shape is the OUTPUT shape [M, N]; the input is [M, 2N].
+// Memory bound: 12 bytes per output element (8 read, 4 written).
+
+#include <kbench/host_tensor.hpp>
+#include <kbench/kernel.hpp>
+
+#include <vector>
+
+namespace kbench::kernels {
+
+[[nodiscard]] std::vector<host_tensor> swiglu_reference(const std::vector<host_tensor>& inputs);  // torch.cpp
+
+[[nodiscard]] launcher bind_swiglu_cpu(const kernel_args& args);     // cpu.cpp
+[[nodiscard]] launcher bind_swiglu_opencl(const kernel_args& args);  // opencl.cpp
+[[nodiscard]] launcher bind_swiglu_cuda(const kernel_args& args);    // cuda.cpp
+[[nodiscard]] launcher bind_swiglu_torch(const kernel_args& args);   // torch.cpp
+
+}  // namespace kbench::kernels

@@ -1,0 +1,215 @@
+#include <kbench/backends/cpu.hpp>
+#include <kbench/build_config.hpp>
+#include <kbench/calibrate.hpp>
+#include <kbench/error.hpp>
+#include <kbench/measure.hpp>
+#include <kbench/report/json_v3.hpp>
+
+#if KBENCH_HAS_OPENCL
+#include <kbench/backends/opencl.hpp>
+#endif
+#if KBENCH_HAS_CUDA
+#include <kbench/backends/cuda.hpp>
+#endif
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <array>
+#include <chrono>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+namespace kbench {
+
+namespace {
+
+constexpr float triad_scale = 3.0f;
+
+/// One copy and one triad launcher on a device; arrays a, b, c of n floats.
+struct stream_pair {
+  std::function<call_result()> copy, triad;
+};
+
+stream_pair cpu_stream_pair(const std::shared_ptr<cpu::cpu_device>& dev, buffer_ptr a, buffer_ptr b, buffer_ptr c,
+                            std::size_t n) {
+  auto loop = [dev, n](auto body, buffer_ptr out) {
+    return [dev, n, body, out]() {
+      event_ptr e = dev->launch([n, body](const cpu::parallel_context& ctx) { ctx.parallel_for(n, 1 << 16, body); });
+      return call_result{{e}, {out}};
+    };
+  };
+  float* pa = cpu::float_data(a);
+  float* pb = cpu::float_data(b);
+  float* pc = cpu::float_data(c);
+  return {loop(
+              [pa, pb](std::size_t begin, std::size_t end) {
+                for (std::size_t i = begin; i < end; ++i) pb[i] = pa[i];
+              },
+              b),
+          loop(
+              [pa, pb, pc](std::size_t begin, std::size_t end) {
+                for (std::size_t i = begin; i < end; ++i) pa[i] = pb[i] + triad_scale * pc[i];
+              },
+              a)};
+}
+
+#if KBENCH_HAS_OPENCL
+constexpr const char* opencl_stream_source = R"(
+__kernel void copy(__global const float4* a, __global float4* b) { size_t i = get_global_id(0); b[i] = a[i]; }
+__kernel void triad(__global float4* a, __global const float4* b, __global const float4* c, float s) {
+  size_t i = get_global_id(0); a[i] = b[i] + s * c[i];
+}
+)";
+#endif
+
+#if KBENCH_HAS_CUDA
+constexpr const char* cuda_stream_source = R"(
+extern "C" __global__ void copy(const float4* a, float4* b, long long n4) {
+  long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; if (i < n4) b[i] = a[i];
+}
+extern "C" __global__ void triad(float4* a, const float4* b, const float4* c, float s, long long n4) {
+  long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (i < n4) { float4 x = b[i], y = c[i]; a[i] = make_float4(x.x + s * y.x, x.y + s * y.y, x.z + s * y.z, x.w + s * y.w); }
+}
+)";
+#endif
+
+}  // namespace
+
+std::filesystem::path cache_directory() {
+  if (const char* dir = std::getenv("KBENCH_CACHE_DIR"); dir != nullptr && *dir != '\0') return dir;
+  const char* home = std::getenv("HOME");
+  return std::filesystem::path(home != nullptr ? home : ".") / ".cache" / "kbench";
+}
+
+calibration calibrate_device(const device_ptr& device, std::size_t elements) {
+  elements = (elements + 3) / 4 * 4;  // whole float4 vectors
+  const std::size_t bytes = elements * sizeof(float);
+  buffer_ptr a = device->allocate(bytes), b = device->allocate(bytes), c = device->allocate(bytes);
+  {
+    const std::vector<float> ones(elements, 1.0f);
+    a->write(ones.data(), bytes);
+    b->write(ones.data(), bytes);
+    c->write(ones.data(), bytes);
+  }
+  stream_pair kernels;
+  switch (device->info().backend) {
+    case backend_kind::cpu:
+      kernels = cpu_stream_pair(std::dynamic_pointer_cast<cpu::cpu_device>(device), a, b, c, elements);
+      break;
+#if KBENCH_HAS_OPENCL
+    case backend_kind::opencl: {
+      auto cl = std::dynamic_pointer_cast<opencl::opencl_device>(device);
+      auto program = cl->build_program(opencl_stream_source);
+      auto copy = program.kernel("copy");
+      copy.set_arg(0, a);
+      copy.set_arg(1, b);
+      auto triad = program.kernel("triad");
+      triad.set_arg(0, a);
+      triad.set_arg(1, b);
+      triad.set_arg(2, c);
+      triad.set_arg_f32(3, triad_scale);
+      const std::array<std::size_t, 1> global{elements / 4};
+      kernels.copy = [copy, global, b]() mutable { return call_result{{copy.launch(global)}, {b}}; };
+      kernels.triad = [triad, global, a]() mutable { return call_result{{triad.launch(global)}, {a}}; };
+      break;
+    }
+#endif
+#if KBENCH_HAS_CUDA
+    case backend_kind::cuda: {
+      auto cu = std::dynamic_pointer_cast<cuda::cuda_device>(device);
+      auto module = cu->build_module(cuda_stream_source);
+      const auto n4 = static_cast<std::int64_t>(elements / 4);
+      auto copy = module.function("copy");
+      copy.set_arg(0, a);
+      copy.set_arg(1, b);
+      copy.set_arg_i64(2, n4);
+      auto triad = module.function("triad");
+      triad.set_arg(0, a);
+      triad.set_arg(1, b);
+      triad.set_arg(2, c);
+      triad.set_arg_f32(3, triad_scale);
+      triad.set_arg_i64(4, n4);
+      const std::array<unsigned, 3> grid{static_cast<unsigned>((n4 + 255) / 256), 1, 1}, block{256, 1, 1};
+      kernels.copy = [copy, grid, block, b]() mutable { return call_result{{copy.launch(grid, block)}, {b}}; };
+      kernels.triad = [triad, grid, block, a]() mutable { return call_result{{triad.launch(grid, block)}, {a}}; };
+      break;
+    }
+#endif
+    default:
+      KBENCH_THROW("kbench calibrate measures cpu, opencl or cuda devices, not {}", to_string(device->info().backend));
+  }
+
+  measure_options options;
+  options.target_ms = 300;
+  auto time_of = [&](const std::function<call_result()>& call, const char* name) {
+    const measurement m = measure(bench_target{name, call, [device] { device->barrier(); }, {}}, options);
+    if (!m.valid()) KBENCH_THROW("calibration {} measured invalid: {}", name, fmt::join(m.warnings, "; "));
+    return m.wall.median;  // [ms]
+  };
+  calibration result;
+  result.backend = std::string(to_string(device->info().backend));
+  result.device = device->info().name;
+  result.elements = elements;
+  result.copy_gbps = 2.0 * static_cast<double>(bytes) / (time_of(kernels.copy, "copy") * 1e-3) / 1e9;
+  result.triad_gbps = 3.0 * static_cast<double>(bytes) / (time_of(kernels.triad, "triad") * 1e-3) / 1e9;
+  result.timestamp =
+      std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+  return result;
+}
+
+namespace {
+
+std::filesystem::path calibration_file() { return cache_directory() / "calibration.json"; }
+std::string key_of(const std::string& backend, const std::string& device) { return backend + "|" + device; }
+
+/// The cache file's object, or an empty one; a corrupt file is reported (and later replaced whole).
+nlohmann::json read_calibrations(bool& corrupt) {
+  corrupt = false;
+  std::ifstream in(calibration_file());
+  if (!in) return nlohmann::json::object();
+  auto doc = nlohmann::json::parse(in, nullptr, false);
+  if (doc.is_discarded() || !doc.is_object()) {
+    corrupt = true;
+    fmt::print(stderr, "kbench: ignoring corrupt calibration cache {}\n", calibration_file().string());
+    return nlohmann::json::object();
+  }
+  return doc;
+}
+
+}  // namespace
+
+std::optional<calibration> cached_calibration(const device_info& device) {
+  bool corrupt = false;
+  const auto doc = read_calibrations(corrupt);
+  const auto key = key_of(std::string(to_string(device.backend)), device.name);
+  if (!doc.contains(key)) return std::nullopt;
+  try {
+    const auto& j = doc.at(key);
+    calibration c;
+    c.backend = j.at("backend");
+    c.device = j.at("device");
+    c.elements = j.at("elements");
+    c.copy_gbps = j.at("copy_gbps");
+    c.triad_gbps = j.at("triad_gbps");
+    c.timestamp = j.at("timestamp");
+    return c;
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "kbench: ignoring a malformed calibration entry for {}: {}\n", key, e.what());
+    return std::nullopt;
+  }
+}
+
+void store_calibration(const calibration& c) {
+  bool corrupt = false;
+  auto doc = read_calibrations(corrupt);
+  doc[key_of(c.backend, c.device)] = {{"backend", c.backend},     {"device", c.device},
+                                      {"elements", c.elements},   {"copy_gbps", c.copy_gbps},
+                                      {"triad_gbps", c.triad_gbps}, {"timestamp", c.timestamp}};
+  std::filesystem::create_directories(cache_directory());
+  report::write_file_atomically(calibration_file(), doc.dump(2) + "\n");
+}
+
+}  // namespace kbench

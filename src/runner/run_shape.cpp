@@ -1,0 +1,160 @@
+#include <kbench/accuracy.hpp>
+#include <kbench/backend_registry.hpp>
+#include <kbench/bench.hpp>
+#include <kbench/bound_kernel.hpp>
+#include <kbench/error.hpp>
+#include <kbench/runner/run_shape.hpp>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <memory>
+
+namespace kbench::runner {
+
+namespace {
+
+/// Why a phase failed becomes the shape's status; the first failure wins.
+struct failure {
+  shape_status status;
+  std::string reason;
+};
+
+struct prepared {
+  std::unique_ptr<bound_kernel> bound;
+  impl_result result;
+};
+
+/// Binds and checks one implementation. Returns nullopt-like (bound == nullptr) with `failed` set on failure.
+prepared prepare(const kernel_definition& kernel, const implementation& impl, const std::string& label,
+                 const shape& s, const std::vector<host_tensor>& inputs, const std::vector<host_tensor>& expected,
+                 const tolerance& tol, std::optional<failure>& failed) {
+  prepared p;
+  p.result.impl = label;
+  p.result.baseline_form = impl.baseline_form;
+  device_ptr device;
+  try {
+    device = open_device(impl.backend);
+    p.result.device = device->info();
+    p.bound = std::make_unique<bound_kernel>(kernel, impl, device, s, inputs);
+    p.result.config = to_json_text(p.bound->used_config());
+  } catch (const std::exception& e) {
+    if (!failed) failed = failure{shape_status::build_error, fmt::format("{}: {}", label, e.what())};
+    p.bound.reset();
+    return p;
+  }
+  try {
+    const accuracy_report report = check_accuracy(p.bound->run_and_read(expected), expected, tol);
+    p.result.accurate = report.passed;
+    p.result.max_abs_error = report.max_abs_error;
+    p.result.max_rel_error = report.max_rel_error;
+    p.result.mismatches = report.mismatches;
+    if (!report.passed) {
+      if (!failed) failed = failure{shape_status::wrong_result, fmt::format("{}: {}", label, report.message)};
+      p.bound.reset();
+    }
+  } catch (const std::exception& e) {
+    if (!failed) failed = failure{shape_status::runtime_error, fmt::format("{}: {}", label, e.what())};
+    p.bound.reset();
+  }
+  return p;
+}
+
+void record_measurement(impl_result& r, const measurement& m) {
+  r.throughput_ms = m.throughput_ms;
+  r.device_ms = m.device_ms;
+  r.captured = m.calls_captured;
+  r.dispatched = m.calls_dispatched;
+  r.sync_violations = m.sync_violations();
+  r.valid = m.valid();
+  r.warnings = m.warnings;
+}
+
+}  // namespace
+
+shape_result run_shape(const kernel_definition& kernel, std::size_t shape_index, const shape_options& options) {
+  const auto started = std::chrono::steady_clock::now();
+  shape_result result;
+  result.kernel = kernel.name;
+  result.shape_index = shape_index;
+  if (shape_index >= kernel.shapes.size()) {
+    KBENCH_THROW("shape index {} out of range for kernel '{}' ({} shapes)", shape_index, kernel.name,
+                 kernel.shapes.size());
+  }
+  const shape& s = kernel.shapes[shape_index];
+  result.shape = kbench::to_string(s);
+  if (kernel.bytes_moved) result.bytes_moved = kernel.bytes_moved(s);
+  auto finish = [&]() -> shape_result {
+    result.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    return result;
+  };
+
+  const implementation* kbench_impl = kernel.find(options.backend);
+  const implementation* torch_impl = kernel.find(backend_kind::torch);
+  if (options.run_kbench && kbench_impl == nullptr) {
+    result.status = shape_status::unavailable;
+    result.reason = fmt::format("kernel '{}' has no {} implementation", kernel.name, kbench::to_string(options.backend));
+    return finish();
+  }
+  if (options.run_torch && torch_impl == nullptr) {
+    result.status = shape_status::unavailable;
+    result.reason = fmt::format("kernel '{}' has no torch baseline", kernel.name);
+    return finish();
+  }
+
+  tolerance tol = kernel.tolerance;
+  if (options.atol) tol.atol = *options.atol;
+  if (options.rtol) tol.rtol = *options.rtol;
+  const auto inputs = kernel.make_inputs(s, options.seed);
+  const auto expected = kernel.reference(inputs);
+
+  std::optional<failure> failed;
+  std::vector<prepared> impls;
+  if (options.run_kbench) impls.push_back(prepare(kernel, *kbench_impl, "kbench", s, inputs, expected, tol, failed));
+  if (options.run_torch) impls.push_back(prepare(kernel, *torch_impl, "torch", s, inputs, expected, tol, failed));
+
+  // Time what was built and checked: the three measures each, then interleaved at one repeat count.
+  std::vector<bench_target> targets;
+  std::vector<impl_result*> timed;
+  try {
+    for (prepared& p : impls) {
+      if (!p.bound) continue;
+      measure_options mo;
+      mo.target_ms = options.target_ms;
+      record_measurement(p.result, measure(p.bound->target(), mo));
+      if (!p.result.valid && !failed) {
+        failed = failure{shape_status::invalid_timing,
+                         fmt::format("{}: {}", p.result.impl, fmt::join(p.result.warnings, "; "))};
+      }
+      targets.push_back(p.bound->target());
+      timed.push_back(&p.result);
+    }
+    if (!targets.empty()) {
+      int repeat = 1000;
+      for (const auto& t : targets) repeat = std::min(repeat, compute_repeat(t, options.target_ms));
+      const auto samples = interleaved_bench(targets, repeat, /*warmup=*/2);
+      for (std::size_t i = 0; i < samples.size(); ++i) {
+        timed[i]->latency_ms = samples[i].samples_ms;
+        if (samples[i].sync_violations > 0 && !failed) {
+          failed = failure{shape_status::invalid_timing,
+                           fmt::format("{}: {} waits returned before the work finished", timed[i]->impl,
+                                       samples[i].sync_violations)};
+        }
+      }
+    }
+  } catch (const std::exception& e) {
+    if (!failed) failed = failure{shape_status::runtime_error, e.what()};
+  }
+
+  for (prepared& p : impls) {
+    (p.result.impl == "kbench" ? result.kbench : result.torch) = std::move(p.result);
+  }
+  if (failed) {
+    result.status = failed->status;
+    result.reason = failed->reason;
+  }
+  return finish();
+}
+
+}  // namespace kbench::runner

@@ -1,0 +1,140 @@
+#include <kbench/error.hpp>
+#include <kbench/runner/shape_result.hpp>
+#include <kbench/stats.hpp>
+
+#include <array>
+#include <utility>
+
+namespace kbench::runner {
+
+namespace {
+constexpr std::array<std::pair<shape_status, std::string_view>, 8> status_names{{
+    {shape_status::ok, "ok"},
+    {shape_status::wrong_result, "wrong result"},
+    {shape_status::build_error, "build error"},
+    {shape_status::runtime_error, "runtime error"},
+    {shape_status::invalid_timing, "invalid timing"},
+    {shape_status::crashed, "crashed"},
+    {shape_status::timeout, "timeout"},
+    {shape_status::unavailable, "unavailable"},
+}};
+}  // namespace
+
+std::string_view to_string(shape_status status) {
+  for (const auto& [s, name] : status_names) {
+    if (s == status) return name;
+  }
+  return "unknown";
+}
+
+shape_status parse_shape_status(std::string_view text) {
+  for (const auto& [s, name] : status_names) {
+    if (name == text) return s;
+  }
+  KBENCH_THROW("unknown shape status '{}'", text);
+}
+
+double impl_result::median_latency_ms() const {
+  return latency_ms.empty() ? 0.0 : summarize(latency_ms).median;
+}
+
+std::optional<double> shape_result::speedup() const {
+  if (!kbench || !torch || kbench->latency_ms.empty() || torch->latency_ms.empty()) return std::nullopt;
+  const double k = kbench->median_latency_ms();
+  return k > 0 ? std::optional<double>(torch->median_latency_ms() / k) : std::nullopt;
+}
+
+std::optional<double> shape_result::bandwidth_gbps() const {
+  if (!kbench || kbench->latency_ms.empty() || bytes_moved <= 0) return std::nullopt;
+  const double k = kbench->median_latency_ms();
+  return k > 0 ? std::optional<double>(bytes_moved / (k * 1e-3) / 1e9) : std::nullopt;
+}
+
+namespace {
+nlohmann::json device_to_json(const device_info& d) {
+  return {{"backend", std::string(kbench::to_string(d.backend))},
+          {"name", d.name},
+          {"vendor", d.vendor},
+          {"platform", d.platform},
+          {"driver_version", d.driver_version},
+          {"max_work_group_size", d.max_work_group_size},
+          {"global_memory_bytes", d.global_memory_bytes},
+          {"compute_units", d.compute_units}};
+}
+device_info device_from_json(const nlohmann::json& j) {
+  device_info d;
+  d.backend = kbench::parse_backend_kind(j.at("backend").get<std::string>());
+  d.name = j.at("name");
+  d.vendor = j.at("vendor");
+  d.platform = j.at("platform");
+  d.driver_version = j.at("driver_version");
+  d.max_work_group_size = j.at("max_work_group_size");
+  d.global_memory_bytes = j.at("global_memory_bytes");
+  d.compute_units = j.at("compute_units");
+  return d;
+}
+}  // namespace
+
+void to_json(nlohmann::json& j, const impl_result& r) {
+  j = {{"impl", r.impl},
+       {"device", device_to_json(r.device)},
+       {"config", r.config},
+       {"baseline_form", r.baseline_form},
+       {"accurate", r.accurate},
+       {"max_abs_error", r.max_abs_error},
+       {"max_rel_error", r.max_rel_error},
+       {"mismatches", r.mismatches},
+       {"latency_ms", r.latency_ms},
+       {"throughput_ms", r.throughput_ms},
+       {"device_ms", r.device_ms},
+       {"captured", r.captured},
+       {"dispatched", r.dispatched},
+       {"sync_violations", r.sync_violations},
+       {"valid", r.valid},
+       {"warnings", r.warnings}};
+}
+
+void from_json(const nlohmann::json& j, impl_result& r) {
+  r.impl = j.at("impl");
+  r.device = device_from_json(j.at("device"));
+  r.config = j.at("config");
+  r.baseline_form = j.at("baseline_form");
+  r.accurate = j.at("accurate");
+  r.max_abs_error = j.at("max_abs_error");
+  r.max_rel_error = j.at("max_rel_error");
+  r.mismatches = j.at("mismatches");
+  r.latency_ms = j.at("latency_ms").get<std::vector<double>>();
+  r.throughput_ms = j.at("throughput_ms").get<std::vector<double>>();
+  r.device_ms = j.at("device_ms").get<std::vector<double>>();
+  r.captured = j.at("captured");
+  r.dispatched = j.at("dispatched");
+  r.sync_violations = j.at("sync_violations");
+  r.valid = j.at("valid");
+  r.warnings = j.at("warnings").get<std::vector<std::string>>();
+}
+
+void to_json(nlohmann::json& j, const shape_result& r) {
+  j = {{"kernel", r.kernel},
+       {"shape", r.shape},
+       {"shape_index", r.shape_index},
+       {"status", std::string(to_string(r.status))},
+       {"reason", r.reason},
+       {"bytes_moved", r.bytes_moved},
+       {"elapsed_s", r.elapsed_s}};
+  if (r.kbench) j["kbench"] = *r.kbench;
+  if (r.torch) j["torch"] = *r.torch;
+}
+
+void from_json(const nlohmann::json& j, shape_result& r) {
+  r.kernel = j.at("kernel");
+  r.shape = j.at("shape");
+  r.shape_index = j.at("shape_index");
+  r.status = parse_shape_status(j.at("status").get<std::string>());
+  r.reason = j.at("reason");
+  r.bytes_moved = j.at("bytes_moved");
+  r.elapsed_s = j.at("elapsed_s");
+  if (j.contains("kbench")) r.kbench = j.at("kbench").get<impl_result>();
+  if (j.contains("torch")) r.torch = j.at("torch").get<impl_result>();
+}
+
+}  // namespace kbench::runner
