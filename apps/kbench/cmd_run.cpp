@@ -114,7 +114,7 @@ int run(const run_command& command) {
   // Validate everything before running anything: bad input exits 2 without side effects.
   runner::suite_selection selection;
   selection.kernels = command.kernels;
-  if (command.num_shapes != 0) selection.num_shapes = command.num_shapes;
+  if (command.num_shapes != -1) selection.num_shapes = command.num_shapes;
   if (command.shape_index >= 0) selection.shape_index = command.shape_index;
   const auto plan = runner::plan_suite(selection);
 

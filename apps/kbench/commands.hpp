@@ -30,7 +30,7 @@ struct run_command {
   std::vector<std::string> kernels;  // empty = all
   std::string backend = "auto";
   std::vector<std::string> impls;    // kbench, torch (empty = both)
-  int num_shapes = 0;                // 0 = all
+  int num_shapes = -1;               // -1 = all; 0 or less is refused
   int shape_index = -1;              // -1 = all
   std::uint64_t seed = 0;
   std::string atol, rtol;            // empty = the kernel's tolerance; validated as numbers

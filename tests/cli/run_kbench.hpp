@@ -16,8 +16,9 @@ struct process_result {
   std::string output;  // stdout and stderr, interleaved
 };
 
-inline process_result run_kbench(const std::string& args) {
-  const std::string command = std::string(KBENCH_EXE) + " " + args + " 2>&1";
+/// `env_prefix` goes before the executable: "NAME=value " assignments, or a wrapper such as "timeout 5 ".
+inline process_result run_kbench_env(const std::string& env_prefix, const std::string& args) {
+  const std::string command = env_prefix + std::string(KBENCH_EXE) + " " + args + " 2>&1";
   process_result result;
   FILE* pipe = popen(command.c_str(), "r");
   if (pipe == nullptr) return result;
@@ -27,6 +28,8 @@ inline process_result run_kbench(const std::string& args) {
   result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   return result;
 }
+
+inline process_result run_kbench(const std::string& args) { return run_kbench_env("", args); }
 
 /// A fresh empty directory for one test's files.
 inline std::filesystem::path scratch_dir(const std::string& name) {

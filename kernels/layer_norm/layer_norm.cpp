@@ -1,0 +1,42 @@
+// Registration of layer_norm (two-pass statistics): the softmax row shapes [1024, 256..4096] plus a large one for
+// bandwidth.
+
+#include <kbench/build_config.hpp>
+#include <kbench/registry.hpp>
+
+#include "layer_norm.hpp"
+
+namespace kbench::kernels {
+
+KBENCH_KERNEL(layer_norm) {
+  kernel_builder builder("layer_norm");
+  builder.describe("y = layer_norm(x, [N], w, b, eps=1e-5) over rows of x [M, N]; two-pass mean, variance")
+      .shapes({{1024, 256}, {1024, 512}, {1024, 1024}, {1024, 2048}, {1024, 4096}, {4096, 4096}})
+      .inputs([](const shape& s, std::uint64_t seed) {
+        const shape row{s.back()};
+        // x has a non-zero mean (1) so that the statistics are not trivially centred; w near 1, b near 0.
+        return std::vector{uniform_tensor(s, seed, -3.0f, 5.0f), uniform_tensor(row, seed + 1, 0.5f, 1.5f),
+                           uniform_tensor(row, seed + 2, -0.5f, 0.5f)};
+      })
+      .reference(&layer_norm_reference)
+      // Outputs are O(1) (|y| < ~3); mean and variance carry a few ulp of relative error after N <= 4096
+      // accumulations, and the normalize step a few more, so errors stay around 1e-6: inside atol 1e-5 + rtol 1e-5.
+      .tolerance(1e-5, 1e-5)
+      .bytes_moved([](const shape& s) {
+        return 2.0 * sizeof(float) * static_cast<double>(element_count(s)) +
+               2.0 * sizeof(float) * static_cast<double>(s.back());  // x read + y written, w and b read
+      })
+      .implement(backend_kind::torch, &bind_layer_norm_torch, {},
+                 "at::native_layer_norm_out into preallocated y, mean, rstd (ATen's generated out= wrapper: it "
+                 "computes into temporaries and copies)")
+      .implement(backend_kind::cpu, &bind_layer_norm_cpu, {{"GRAIN", 8}});
+#if KBENCH_HAS_OPENCL
+  builder.implement(backend_kind::opencl, &bind_layer_norm_opencl, {{"WG", 256}});
+#endif
+#if KBENCH_HAS_CUDA
+  builder.implement(backend_kind::cuda, &bind_layer_norm_cuda, {{"BLOCK", 256}});
+#endif
+  return builder;
+}
+
+}  // namespace kbench::kernels

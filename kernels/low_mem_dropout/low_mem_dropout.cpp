@@ -1,0 +1,39 @@
+// Registration of the low_mem_dropout kernel: 1-D shapes from 1K to 1M elements plus a large one (16M) for
+// bandwidth. The mask seed is the second input (see low_mem_dropout.hpp).
+
+#include <kbench/build_config.hpp>
+#include <kbench/registry.hpp>
+
+#include "low_mem_dropout.hpp"
+
+namespace kbench::kernels {
+
+KBENCH_KERNEL(low_mem_dropout) {
+  kernel_builder builder("low_mem_dropout");
+  builder.describe("out = keep ? x / (1 - p) : 0, p = 0.5, keep from a counter-based hash of (seed, index)")
+      .shapes({{1024}, {16384}, {262144}, {1048576}, {16777216}})
+      .inputs([](const shape& s, std::uint64_t seed) {
+        // The mask seed: (seed + 1) mod 2^24, exactly representable in float32.
+        host_tensor mask_seed({1});
+        mask_seed.values[0] = static_cast<float>((seed + 1) & 0xFFFFFFu);
+        return std::vector{uniform_tensor(s, seed, -1.0f, 1.0f), mask_seed};
+      })
+      .reference(&low_mem_dropout_reference)
+      // Every backend draws the same mask bit for bit, so a dropped element must be exactly 0 (atol 0); a kept one
+      // is x / 0.5, exact too, but rtol 1e-6 allows an OpenCL division that is not correctly rounded (2.5 ulp).
+      .tolerance(0.0, 1e-6)
+      .bytes_moved([](const shape& s) { return 2.0 * sizeof(float) * static_cast<double>(element_count(s)); })
+      .implement(backend_kind::torch, &bind_low_mem_dropout_torch, {},
+                 "the same hash stream in torch int64 ops (*_out into 2 preallocated int64 temporaries and a "
+                 "bool mask) + at::div_out + masked_fill_; torch has no counter-based dropout")
+      .implement(backend_kind::cpu, &bind_low_mem_dropout_cpu, {{"GRAIN", 65536}});
+#if KBENCH_HAS_OPENCL
+  builder.implement(backend_kind::opencl, &bind_low_mem_dropout_opencl, {{"VEC", 4}, {"WG", 256}});
+#endif
+#if KBENCH_HAS_CUDA
+  builder.implement(backend_kind::cuda, &bind_low_mem_dropout_cuda, {{"BLOCK", 256}, {"VEC", 4}});
+#endif
+  return builder;
+}
+
+}  // namespace kbench::kernels

@@ -1,0 +1,37 @@
+// Registration of the sum kernel (row reduction): the suite's row shapes [1024, N] plus a large one (16M
+// elements) for bandwidth.
+
+#include <kbench/build_config.hpp>
+#include <kbench/error.hpp>
+#include <kbench/registry.hpp>
+
+#include "sum.hpp"
+
+namespace kbench::kernels {
+
+KBENCH_KERNEL(sum) {
+  kernel_builder builder("sum");
+  builder.describe("out[M] = sum of x[M,N] over N (row reduction)")
+      .shapes({{1024, 256}, {1024, 512}, {1024, 1024}, {1024, 2048}, {1024, 4096}, {4096, 4096}})
+      .inputs([](const shape& s, std::uint64_t seed) {
+        if (s.size() != 2) KBENCH_THROW("sum: shape {} is not [M, N]", to_string(s));
+        return std::vector{uniform_tensor(s, seed, -1.0f, 1.0f)};
+      })
+      .reference(&sum_reference)
+      // TOLERANCE_COMMENT
+      .tolerance(1e-5, 1e-5)
+      .bytes_moved([](const shape& s) {
+        return sizeof(float) * (static_cast<double>(element_count(s)) + static_cast<double>(s.at(0)));
+      })
+      .implement(backend_kind::torch, &bind_sum_torch, {}, "at::sum_out into a preallocated output")
+      .implement(backend_kind::cpu, &bind_sum_cpu, {{"GRAIN", 16}});
+#if KBENCH_HAS_OPENCL
+  builder.implement(backend_kind::opencl, &bind_sum_opencl, {{"VEC", 4}, {"WG", 64}});
+#endif
+#if KBENCH_HAS_CUDA
+  builder.implement(backend_kind::cuda, &bind_sum_cuda, {{"BLOCK", 256}});
+#endif
+  return builder;
+}
+
+}  // namespace kbench::kernels

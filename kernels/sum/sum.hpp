@@ -1,0 +1,19 @@
+#pragma once
+// sum: row reduction over float32, x [M, N] -> out [M], out[r] = sum over j of x[r, j]. Memory bound: 4 bytes read
+// per input element (plus 4 per row written).
+
+#include <kbench/host_tensor.hpp>
+#include <kbench/kernel.hpp>
+
+#include <vector>
+
+namespace kbench::kernels {
+
+[[nodiscard]] std::vector<host_tensor> sum_reference(const std::vector<host_tensor>& inputs);  // torch.cpp
+
+[[nodiscard]] launcher bind_sum_cpu(const kernel_args& args);     // cpu.cpp
+[[nodiscard]] launcher bind_sum_opencl(const kernel_args& args);  // opencl.cpp
+[[nodiscard]] launcher bind_sum_cuda(const kernel_args& args);    // cuda.cpp
+[[nodiscard]] launcher bind_sum_torch(const kernel_args& args);   // torch.cpp
+
+}  // namespace kbench::kernels

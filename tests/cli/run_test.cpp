@@ -1,0 +1,172 @@
+// CLI tests of `kbench run`: selection flags, summary totals, exit statuses, v3 JSON, failure isolation.
+
+#include "cli/run_kbench.hpp"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <regex>
+#include <set>
+#include <sstream>
+
+namespace kbench::test {
+namespace {
+
+// Every run shares one calibration cache so that only the first test pays for `kbench calibrate`.
+const std::string env = "KBENCH_CACHE_DIR=" + (std::filesystem::temp_directory_path() / "kbench-cli-test-cache").string() + " ";
+
+process_result run(const std::string& args) { return run_kbench_env(env, "run " + args); }
+
+nlohmann::json read_json(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  return nlohmann::json::parse(in);
+}
+
+TEST(CliRun, RunsTheSelectedShapesAndPrintsTotalsPerShape) {
+  const auto r = run("--kernel exp --backend cpu --num-shapes 2 --target-ms 5");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  for (const char* column : {"Kernel", "Shape", "Status", "kbench (ms)", "torch (ms)", "Speedup", "% peak BW"}) {
+    EXPECT_NE(r.output.find(column), std::string::npos) << column;
+  }
+  EXPECT_NE(r.output.find("exp    | [1024] "), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("exp    | [4096] "), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("[16384]"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("Total: 2/2 shapes passed; geometric-mean speedup "), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("exp: at::exp_out into a preallocated output"), std::string::npos) << r.output;
+}
+
+TEST(CliRun, ShapeIndexSelectsOneShapePerKernelAndOpIsAnAlias) {
+  const auto r = run("--op exp --backend cpu --shape-index 1 --target-ms 5");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("Total: 1/1 shapes passed"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("[4096]"), std::string::npos) << r.output;
+}
+
+TEST(CliRun, ListKernelsFlagListsAndExits) {
+  const auto r = run("--list-kernels");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("exp"), std::string::npos);
+  EXPECT_EQ(r.output.find("Total:"), std::string::npos);
+}
+
+TEST(CliRun, BadInputExitsWithTwoAndNamesTheValidChoices) {
+  struct bad_case {
+    std::string args, message;
+  };
+  const std::vector<bad_case> cases{
+      {"--kernel nope", "unknown kernel 'nope' (valid: "},
+      {"--backend tpu", "unknown backend 'tpu' (valid: auto, cpu, opencl, cuda)"},
+      {"--impl triton", "unknown implementation 'triton' (valid: kbench, torch)"},
+      {"--kernel exp --shape-index 99", "shape index 99 out of range (valid: 0.."},
+      {"--atol abc", "--atol must be a non-negative number, got 'abc'"},
+      {"--rtol -1", "--rtol must be a non-negative number, got '-1'"},
+      {"--effort extreme", "unknown effort 'extreme' (valid: none"},
+      {"--num-shapes 0", "--num-shapes must be at least 1, got 0"},
+  };
+  for (const auto& c : cases) {
+    const auto r = run(c.args);
+    EXPECT_EQ(r.exit_code, 2) << c.args << "\n" << r.output;
+    EXPECT_NE(r.output.find(c.message), std::string::npos) << c.args << "\n" << r.output;
+  }
+}
+
+TEST(CliRun, WritesOneV3RecordPerImplementationAndMetric) {
+  const auto dir = scratch_dir("run-json");
+  const auto json = dir / "r.json";
+  const auto r = run("--kernel exp --backend opencl --num-shapes 1 --target-ms 5 --output " + json.string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto records = read_json(json);
+  std::set<std::pair<std::string, std::string>> seen;
+  for (const auto& rec : records) {
+    EXPECT_EQ(rec.at("schema_version"), "v3");
+    for (const char* key : {"timestamp", "benchmark", "model", "metric", "runners"}) {
+      EXPECT_TRUE(rec.contains(key)) << key;
+    }
+    EXPECT_EQ(rec.at("benchmark").at("extra_info").at("effort"), "none");
+    EXPECT_EQ(rec.at("model").at("type"), "kernel");
+    const std::string backend = rec.at("model").at("backend");
+    EXPECT_TRUE(seen.insert({backend, rec.at("metric").at("name")}).second) << backend;
+    EXPECT_EQ(rec.at("runners")[0].at("name"), backend == "torch" ? "torch" : "opencl");
+  }
+  const std::set<std::pair<std::string, std::string>> expected{
+      {"kbench-opencl", "accuracy"},    {"kbench-opencl", "latency_ms"},   {"kbench-opencl", "throughput_ms"},
+      {"kbench-opencl", "device_ms"},   {"kbench-opencl", "capture_ratio"}, {"kbench-opencl", "speedup"},
+      {"kbench-opencl", "bandwidth_gbps"}, {"torch", "accuracy"},          {"torch", "latency_ms"},
+      {"torch", "throughput_ms"},       {"torch", "device_ms"},            {"torch", "capture_ratio"}};
+  EXPECT_EQ(seen, expected);
+}
+
+TEST(CliRun, AppendsToAValidFileAndRefusesAnInvalidOne) {
+  const auto dir = scratch_dir("run-append");
+  const auto json = dir / "r.json";
+  const std::string args = "--kernel exp --backend cpu --num-shapes 1 --target-ms 5 --output " + json.string();
+  ASSERT_EQ(run(args).exit_code, 0);
+  const auto first = read_json(json).size();
+  ASSERT_EQ(run(args).exit_code, 0);
+  EXPECT_EQ(read_json(json).size(), 2 * first);
+
+  std::ofstream(json, std::ios::trunc) << "[1, 2";
+  const auto r = run(args);
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.output.find("refusing to overwrite it"), std::string::npos) << r.output;
+  std::ifstream in(json);
+  std::stringstream text;
+  text << in.rdbuf();
+  EXPECT_EQ(text.str(), "[1, 2");
+}
+
+TEST(CliRun, ACrashingShapeIsReportedAndTheOtherShapesKeepTheirResults) {
+  const auto dir = scratch_dir("run-crash");
+  const auto json = dir / "r.json";
+  const auto r = run_kbench_env(env + "KBENCH_INJECT_WORKER_FAULT=exp:1:segv ",
+                                "run --kernel exp --backend cpu --num-shapes 3 --target-ms 5 --output " + json.string());
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("| crashed"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("killed by signal 11 (Segmentation fault)"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("Total: 2/3 shapes passed"), std::string::npos) << r.output;
+  std::set<std::string> shapes_with_latency;
+  for (const auto& rec : read_json(json)) {
+    if (rec.at("metric").at("name") == "latency_ms") {
+      shapes_with_latency.insert(rec.at("benchmark").at("extra_info").at("shape"));
+    }
+  }
+  EXPECT_EQ(shapes_with_latency, (std::set<std::string>{"[1024]", "[16384]"}));
+}
+
+TEST(CliRun, AHangingShapeTimesOutAndTheRunGoesOn) {
+  const auto r = run_kbench_env(env + "KBENCH_INJECT_WORKER_FAULT=exp:0:hang ",
+                                "run --kernel exp --backend cpu --num-shapes 2 --target-ms 5 --timeout-per-kernel 3");
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("| timeout"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("no result within 3 s (--timeout-per-kernel)"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("Total: 1/2 shapes passed"), std::string::npos) << r.output;
+}
+
+TEST(CliRun, ATooTightToleranceFailsTheShapeWithTheErrors) {
+  // exp's float32 results differ from torch's in the last bits: atol 0 and rtol 0 must flag them.
+  const auto r = run("--kernel exp --backend cpu --shape-index 5 --atol 0 --rtol 0 --target-ms 5");
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("| wrong result"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("elements mismatch"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("Total: 0/1 shapes passed"), std::string::npos) << r.output;
+}
+
+TEST(CliRun, CtrlCStopsAfterTheCurrentShapeAndWritesWhatWasMeasured) {
+  const auto dir = scratch_dir("run-interrupt");
+  const auto json = dir / "r.json";
+  // SIGINT after 4 s, while the third shape hangs: the first two are kept and the summary says so.
+  // (--foreground: one SIGINT to kbench alone, as a terminal Ctrl-C gives; without it timeout signals its whole
+  // group a second time, which is the "Ctrl-C again to abort" case.)
+  const auto r = run_kbench_env(env + "KBENCH_INJECT_WORKER_FAULT=exp:2:hang timeout --foreground --preserve-status --signal=INT 4 ",
+                                "run --kernel exp --backend cpu --num-shapes 4 --target-ms 5 --timeout-per-kernel 8 "
+                                "--output " + json.string());
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("stopping after the current shape"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("(interrupted: 1 of 4 shapes not run)"), std::string::npos) << r.output;
+  ASSERT_TRUE(std::filesystem::exists(json));
+  EXPECT_GT(read_json(json).size(), 0U);
+}
+
+}  // namespace
+}  // namespace kbench::test
