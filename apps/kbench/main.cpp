@@ -4,6 +4,7 @@
 #include <kbench/error.hpp>
 
 #include "commands.hpp"
+#include "subcommand.hpp"
 
 #include <CLI/CLI.hpp>
 #include <fmt/core.h>
@@ -75,6 +76,12 @@ int main(int argc, char** argv) {
   calibrate->add_option("--backend", c.backend, "auto, all, cpu, opencl or cuda")->capture_default_str();
   calibrate->add_option("--elements", c.elements, "Floats per array")->capture_default_str();
 
+  std::vector<std::pair<CLI::App*, std::function<int()>>> registered;
+  for (const auto& entry : kbench::cli::registered_subcommands()) {
+    CLI::App* sub = app.add_subcommand(entry.name, entry.description);
+    registered.emplace_back(sub, entry.setup(*sub));
+  }
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -95,6 +102,9 @@ int main(int argc, char** argv) {
     if (*run) return run_list ? kbench::cli::list_kernels() : kbench::cli::run(r);
     if (*worker) return kbench::cli::worker(w);
     if (*calibrate) return kbench::cli::calibrate(c);
+    for (const auto& [sub, run_it] : registered) {
+      if (*sub) return run_it();
+    }
     fmt::print("{}", app.help());
     return 0;
   } catch (const kbench::usage_error& e) {
