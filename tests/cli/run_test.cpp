@@ -43,6 +43,32 @@ TEST(CliRun, ShapeIndexSelectsOneShapePerKernelAndOpIsAnAlias) {
   EXPECT_NE(r.output.find("[4096]"), std::string::npos) << r.output;
 }
 
+TEST(CliRun, ImplTorchTimesOnlyTheBaseline) {
+  const auto dir = scratch_dir("run-impl");
+  const auto json = dir / "r.json";
+  const auto r = run("--kernel exp --backend cpu --num-shapes 1 --impl torch --target-ms 5 --output " + json.string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  for (const auto& rec : read_json(json)) EXPECT_EQ(rec.at("model").at("backend"), "torch");
+}
+
+TEST(CliRun, TheSeedChangesTheInputsAndIsRecorded) {
+  // Different seeds give different inputs, hence different (but both accurate) torch results: the accuracy
+  // errors of the cpu implementation differ between seeds while each run passes.
+  const auto dir = scratch_dir("run-seed");
+  auto errors_for = [&](int seed) {
+    const auto json = dir / ("s" + std::to_string(seed) + ".json");
+    const auto r = run("--kernel exp --backend cpu --shape-index 3 --impl kbench --target-ms 5 --seed " +
+                       std::to_string(seed) + " --output " + json.string());
+    EXPECT_EQ(r.exit_code, 0) << r.output;
+    for (const auto& rec : read_json(json)) {
+      if (rec.at("metric").at("name") == "accuracy") return rec.at("metric").at("extra_info").dump();
+    }
+    return std::string();
+  };
+  EXPECT_EQ(errors_for(1), errors_for(1));
+  EXPECT_NE(errors_for(1), errors_for(2));
+}
+
 TEST(CliRun, ListKernelsFlagListsAndExits) {
   const auto r = run("--list-kernels");
   ASSERT_EQ(r.exit_code, 0) << r.output;

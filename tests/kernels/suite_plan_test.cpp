@@ -1,0 +1,59 @@
+// Which kernel x shape pairs `kbench run` selects.
+
+#include <kbench/error.hpp>
+#include <kbench/registry.hpp>
+#include <kbench/runner/suite.hpp>
+
+#include <gtest/gtest.h>
+
+namespace kbench::runner {
+namespace {
+
+std::size_t total_shapes() {
+  std::size_t n = 0;
+  for (const auto& k : all_kernels()) n += k.shapes.size();
+  return n;
+}
+
+TEST(SuitePlan, DefaultIsEveryShapeOfEveryKernelInOrder) {
+  const auto plan = plan_suite({});
+  ASSERT_EQ(plan.size(), total_shapes());
+  for (std::size_t i = 1; i < plan.size(); ++i) {
+    const bool same_kernel = plan[i].kernel == plan[i - 1].kernel;
+    EXPECT_TRUE(same_kernel ? plan[i].shape_index == plan[i - 1].shape_index + 1 : plan[i].shape_index == 0);
+  }
+}
+
+TEST(SuitePlan, NumShapesAndShapeIndexSelect) {
+  suite_selection first_two;
+  first_two.kernels = {"exp"};
+  first_two.num_shapes = 2;
+  const auto plan = plan_suite(first_two);
+  ASSERT_EQ(plan.size(), 2U);
+  EXPECT_EQ(plan[1].shape_index, 1U);
+
+  suite_selection only_third;
+  only_third.shape_index = 2;
+  for (const auto& item : plan_suite(only_third)) EXPECT_EQ(item.shape_index, 2U);
+}
+
+TEST(SuitePlan, RepeatedKernelNamesCountOnce) {
+  suite_selection twice;
+  twice.kernels = {"exp", "exp"};
+  EXPECT_EQ(plan_suite(twice).size(), find_kernel("exp").shapes.size());
+}
+
+TEST(SuitePlan, BadSelectionsAreUsageErrors) {
+  suite_selection unknown;
+  unknown.kernels = {"nope"};
+  EXPECT_THROW((void)plan_suite(unknown), usage_error);
+  suite_selection far;
+  far.shape_index = 1000;
+  EXPECT_THROW((void)plan_suite(far), usage_error);
+  suite_selection none;
+  none.num_shapes = 0;
+  EXPECT_THROW((void)plan_suite(none), usage_error);
+}
+
+}  // namespace
+}  // namespace kbench::runner
