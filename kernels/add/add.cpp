@@ -1,4 +1,5 @@
-// Registration of the add kernel: the TPU suite's square shapes plus a large one (16M elements) for bandwidth.
+// Registration of the add kernel: the TPU suite's square shapes plus a large one (16M elements) for
+// bandwidth.
 
 #include <kbench/build_config.hpp>
 #include <kbench/registry.hpp>

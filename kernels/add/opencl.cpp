@@ -60,7 +60,8 @@ launcher bind_add_opencl(const kernel_args& args) {
     KBENCH_THROW("add/opencl: WG={} does not fit the device (1 to {} work-items)", wg, max_wg);
   }
 
-  opencl::opencl_kernel kernel = device->build_program(kbench_add_opencl_source, defines).kernel("add_kernel");
+  opencl::opencl_kernel kernel =
+      device->build_program(kbench_add_opencl_source, defines).kernel("add_kernel");
   buffer_ptr output = device->allocate(bytes);
   kernel.set_arg(0, args.inputs[0]);
   kernel.set_arg(1, args.inputs[1]);

@@ -1,21 +1,76 @@
-// geglu on the cpu backend: a parallel loop over rows, GRAIN rows per chunk at least; each row is one contiguous
-// loop over a, b and out.
+// geglu on the cpu backend: a parallel loop over rows, GRAIN rows per chunk at least. libm's erff is a call
+// per element that stops vectorization, so gelu is computed here with plain arithmetic (an erfc approximation
+// and an exp by exponent bits), in blocks of 16 elements with restrict-qualified pointers and no branches: a
+// shape that GCC's -O2 vectorizer (whose "very cheap" cost model refuses loops of unknown trip count, runtime
+// alias checks and control flow) turns into SIMD code.
 
 #include <kbench/backends/cpu.hpp>
 #include <kbench/error.hpp>
 
 #include "geglu.hpp"
 
+#include <algorithm>
+#include <bit>
 #include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
 
 namespace kbench::kernels {
 
 namespace {
 
-// gelu(b) = b / 2 * (1 + erf(b / sqrt(2))), the exact form (torch's approximate="none").
+constexpr std::size_t block = 16;  // [elements]
+
+/// exp(y) with plain arithmetic (Cephes' expf: y = n ln2 + r, |r| <= ln2 / 2, a degree-7 polynomial for
+/// exp(r), 2^n from exponent bits). Relative error < 1e-7 on [-87, 87]; |y| is clamped to 87 on the integer
+/// bits (a branch-free min), so exp(-inf) ~ 1.6e-38 and exp(+inf) ~ 6e37.
+inline float exp_approx(float y) {
+  const auto bits = std::bit_cast<std::int32_t>(y);
+  const std::int32_t magnitude = std::min(bits & 0x7FFFFFFF, std::bit_cast<std::int32_t>(87.0f));
+  y = std::bit_cast<float>(magnitude | (bits & std::numeric_limits<std::int32_t>::min()));
+  const float n = (y * 1.44269504088896341f + 12582912.0f) - 12582912.0f;  // round(y / ln2): 1.5 * 2^23 trick
+  const float r = (y - n * 0.693359375f) - n * -2.12194440e-4f;            // ln2 in two parts, exact n * hi
+  float p = 1.9875691500e-4f;
+  p = p * r + 1.3981999507e-3f;
+  p = p * r + 8.3334519073e-3f;
+  p = p * r + 4.1665795894e-2f;
+  p = p * r + 1.6666665459e-1f;
+  p = p * r + 5.0000001201e-1f;
+  const float exp_r = p * r * r + r + 1.0f;
+  return exp_r * std::bit_cast<float>((static_cast<std::int32_t>(n) + 127) << 23);  // n in [-126, 126]
+}
+
+/// gelu(b) = b / 2 * (1 + erf(b / sqrt(2))) = b / 2 * erfc(-b / sqrt(2)). erfc(z) for z >= 0 by the Chebyshev
+/// fit of Numerical Recipes' erfcc (relative error < 1.2e-7 everywhere), so the negative tail keeps its
+/// relative accuracy; for x >= 0, 1 + erf(x) = 2 - erfc(x). Measured against erf in double over b in [-8, 8]:
+/// max abs error 4.5e-7 (half an ulp of 8), relative 1.4e-6 where |gelu| > 1e-3.
 inline float gelu(float b) {
-  constexpr float sqrt1_2 = 0.70710678118654752f;  // 1 / sqrt(2)
-  return 0.5f * b * (1.0f + std::erf(b * sqrt1_2));
+  const float x = b * 0.70710678118654752f;  // b / sqrt(2)
+  const float z = std::fabs(x);
+  const float t = 1.0f / (1.0f + 0.5f * z);
+  float p = 0.17087277f;
+  p = p * t - 0.82215223f;
+  p = p * t + 1.48851587f;
+  p = p * t - 1.13520398f;
+  p = p * t + 0.27886807f;
+  p = p * t - 0.18628806f;
+  p = p * t + 0.09678418f;
+  p = p * t + 0.37409196f;
+  p = p * t + 1.00002368f;
+  p = p * t - 1.26551223f;
+  const float erfc_z = t * exp_approx(p - z * z);
+  // 1 + erf(x) without a branch: erfc(z) for x < 0 (s + 1 = 0), 2 - erfc(z) for x >= 0 (s + 1 = 2).
+  const float s = std::copysign(1.0f, x);
+  return 0.5f * b * (erfc_z + (1.0f + s) * (1.0f - erfc_z));
+}
+
+void geglu_row(const float* __restrict a, const float* __restrict b, float* __restrict out, std::size_t n) {
+  std::size_t j = 0;
+  for (; j + block <= n; j += block) {
+    for (std::size_t k = 0; k < block; ++k) out[j + k] = a[j + k] * gelu(b[j + k]);
+  }
+  for (; j < n; ++j) out[j] = a[j] * gelu(b[j]);
 }
 
 }  // namespace
@@ -29,7 +84,7 @@ launcher bind_geglu_cpu(const kernel_args& args) {
   if (args.shape.size() != 2) KBENCH_THROW("geglu/cpu: shape {} is not [M, N]", to_string(args.shape));
   if (args.inputs.size() != 1) KBENCH_THROW("geglu/cpu takes 1 input, got {}", args.inputs.size());
   const auto rows = static_cast<std::size_t>(args.shape[0]);
-  const auto cols = static_cast<std::size_t>(args.shape[1]);  // output columns N; the input row holds 2N
+  const auto cols = static_cast<std::size_t>(args.shape[1]);  // output columns N; an input row holds 2N
   const auto grain = static_cast<std::size_t>(args.config.at("GRAIN"));  // [rows per chunk, at least]
   if (grain == 0) KBENCH_THROW("geglu/cpu: GRAIN must be positive");
   if (args.inputs[0]->size_bytes() < rows * 2 * cols * sizeof(float)) {
@@ -45,9 +100,7 @@ launcher bind_geglu_cpu(const kernel_args& args) {
       ctx.parallel_for(rows, grain, [=](std::size_t begin, std::size_t end) {
         for (std::size_t r = begin; r < end; ++r) {
           const float* a = x + r * 2 * cols;
-          const float* b = a + cols;
-          float* out = y + r * cols;
-          for (std::size_t j = 0; j < cols; ++j) out[j] = a[j] * gelu(b[j]);
+          geglu_row(a, a + cols, y + r * cols, cols);
         }
       });
     });

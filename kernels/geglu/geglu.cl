@@ -1,9 +1,11 @@
-// geglu on OpenCL: out[r, j] = a[r, j] * gelu(b[r, j]) with a = x[r, 0:N], b = x[r, N:2N], x of [M, 2N] floats.
-// gelu(b) = b / 2 * (1 + erf(b / sqrt(2))): plain erf rather than an approximation, to match torch to ~1e-5.
+// geglu on OpenCL: out[r, j] = a[r, j] * gelu(b[r, j]) with a = x[r, 0:N], b = x[r, N:2N], x of [M, 2N]
+// floats. gelu(b) = b / 2 * (1 + erf(b / sqrt(2))): plain erf rather than an approximation, to match torch to
+// ~1e-5.
 // Config (build defines): WG = work-group size along a row [work-items]; VEC = output elements per work-item
 // (1, 2, 4, 8 or 16), loaded and stored as vectors with vloadN/vstoreN (which need only float alignment, so
-// any N works). 2-D range: dimension 1 is the row (M exactly), dimension 0 covers ceil(N / VEC) vectors rounded
-// up to whole work-groups; the last vector of a row may be partial (the tail, done element by element).
+// any N works). 2-D range: dimension 1 is the row (M exactly), dimension 0 covers ceil(N / VEC) vectors
+// rounded up to whole work-groups; the last vector of a row may be partial (the tail, done element by
+// element).
 
 #ifndef WG
 #define WG 64

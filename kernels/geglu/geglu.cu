@@ -2,9 +2,10 @@
 // Compiled at run time by NVRTC. gelu(b) = b / 2 * (1 + erff(b / sqrt(2))): erff (2 ulp) rather than a tanh
 // approximation, to match torch's exact gelu to ~1e-5.
 // Config (build defines): BLOCK = threads per block; VEC = output elements per thread per step (1, 2 or 4).
-// The M x ceil(N / VEC) vectors are numbered row by row; thread t owns vector t, then strides by the whole grid
-// (the host caps the grid). float2/float4 accesses need VEC-aligned rows, i.e. N % VEC == 0 (cuMemAlloc aligns
-// the base to 256 bytes); otherwise, and for a row's partial last vector, the thread goes element by element.
+// The M x ceil(N / VEC) vectors are numbered row by row; thread t owns vector t, then strides by the whole
+// grid (the host caps the grid). float2/float4 accesses need VEC-aligned rows, i.e. N % VEC == 0 (cuMemAlloc
+// aligns the base to 256 bytes); otherwise, and for a row's partial last vector, the thread goes element by
+// element.
 
 #ifndef BLOCK
 #define BLOCK 256
@@ -16,7 +17,9 @@
 #error "VEC must be 1, 2 or 4"
 #endif
 
-__device__ __forceinline__ float gelu(float b) { return 0.5f * b * (1.0f + erff(b * 0.70710678118654752f)); }
+__device__ __forceinline__ float gelu(float b) {
+  return 0.5f * b * (1.0f + erff(b * 0.70710678118654752f));
+}
 
 extern "C" __global__ void __launch_bounds__(BLOCK)
     geglu_f32(const float* __restrict__ x, float* __restrict__ y, long long rows, long long cols) {

@@ -1,8 +1,8 @@
 #pragma once
-// geglu: the gated GELU of transformer feed-forward layers. The input x [M, 2N] is split along its last dimension
-// into a = x[:, :N] and b = x[:, N:]; out [M, N] = a * gelu(b), with the exact erf GELU (torch's default):
-// gelu(b) = b / 2 * (1 + erf(b / sqrt(2))). A registered shape is the OUTPUT shape [M, N]; the input is [M, 2N].
-// Memory bound: 12 bytes per output element (8 read, 4 written).
+// geglu: the gated GELU of transformer feed-forward layers. The input x [M, 2N] is split along its last
+// dimension into a = x[:, :N] and b = x[:, N:]; out [M, N] = a * gelu(b), with the exact erf GELU (torch's
+// default): gelu(b) = b / 2 * (1 + erf(b / sqrt(2))). A registered shape is the OUTPUT shape [M, N]; the
+// input is [M, 2N]. Memory bound: 12 bytes per output element (8 read, 4 written).
 
 #include <kbench/host_tensor.hpp>
 #include <kbench/kernel.hpp>

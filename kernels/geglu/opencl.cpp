@@ -72,7 +72,8 @@ launcher bind_geglu_opencl(const kernel_args& args) {
   // Dimension 0: one work-item per VEC outputs of a row, rounded up to whole work-groups; dimension 1: rows.
   const auto items = static_cast<std::size_t>((cols + vec - 1) / vec);
   const auto group = static_cast<std::size_t>(wg);
-  const std::array<std::size_t, 2> global{(items + group - 1) / group * group, static_cast<std::size_t>(rows)};
+  const std::array<std::size_t, 2> global{(items + group - 1) / group * group,
+                                          static_cast<std::size_t>(rows)};
   const std::array<std::size_t, 2> local{group, 1};
   return [kernel, output, global, local]() mutable {
     event_ptr done = kernel.launch(global, local);

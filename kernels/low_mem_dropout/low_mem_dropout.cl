@@ -1,6 +1,6 @@
 // low_mem_dropout on OpenCL: out[i] = keep(i) ? x[i] / (1 - P) : 0 over n float32 values, keep(i) from the
-// counter-based hash of (seed, i) described in low_mem_dropout.hpp, in 32-bit unsigned arithmetic (which wraps
-// mod 2^32 in OpenCL C, as in C++ and CUDA), so the mask is bit-identical to the other backends'.
+// counter-based hash of (seed, i) described in low_mem_dropout.hpp, in 32-bit unsigned arithmetic (which
+// wraps mod 2^32 in OpenCL C, as in C++ and CUDA), so the mask is bit-identical to the other backends'.
 // Config (build defines): WG = work-group size [work-items]; VEC = elements per work-item (1, 2, 4, 8 or 16),
 // loaded, hashed and stored as vectors. Work-item i owns elements [i*VEC, i*VEC + VEC); the host launches
 // ceil(ceil(n / VEC) / WG) * WG work-items, so the last vector may be partial (the tail, done element by

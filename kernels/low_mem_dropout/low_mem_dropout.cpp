@@ -19,8 +19,9 @@ KBENCH_KERNEL(low_mem_dropout) {
         return std::vector{uniform_tensor(s, seed, -1.0f, 1.0f), mask_seed};
       })
       .reference(&low_mem_dropout_reference)
-      // Every backend draws the same mask bit for bit, so a dropped element must be exactly 0 (atol 0); a kept one
-      // is x / 0.5, exact too, but rtol 1e-6 allows an OpenCL division that is not correctly rounded (2.5 ulp).
+      // Every backend draws the same mask bit for bit, so a dropped element must be exactly 0 (atol 0); a
+      // kept one is x / 0.5, exact too, but rtol 1e-6 allows an OpenCL division that is not correctly rounded
+      // (2.5 ulp).
       .tolerance(0.0, 1e-6)
       .bytes_moved([](const shape& s) { return 2.0 * sizeof(float) * static_cast<double>(element_count(s)); })
       .implement(backend_kind::torch, &bind_low_mem_dropout_torch, {},

@@ -1,10 +1,10 @@
 // low_mem_dropout on CUDA: out[i] = keep(i) ? x[i] / (1 - P) : 0 over n float32 values, keep(i) from the
-// counter-based hash of (seed, i) described in low_mem_dropout.hpp, in 32-bit unsigned arithmetic (wrapping mod
-// 2^32, as in C++ and OpenCL C), so the mask is bit-identical to the other backends'. Compiled at run time by
-// NVRTC (its default -prec-div=true keeps the division correctly rounded).
-// Config (build defines): BLOCK = threads per block; VEC = elements per thread per step (1, 2 or 4), loaded and
-// stored as one float2/float4. Thread t of the grid owns [t*VEC, t*VEC + VEC), then strides by the whole grid
-// (the host caps the grid); the last vector may be partial (the tail, done element by element). The host
+// counter-based hash of (seed, i) described in low_mem_dropout.hpp, in 32-bit unsigned arithmetic (wrapping
+// mod 2^32, as in C++ and OpenCL C), so the mask is bit-identical to the other backends'. Compiled at run
+// time by NVRTC (its default -prec-div=true keeps the division correctly rounded).
+// Config (build defines): BLOCK = threads per block; VEC = elements per thread per step (1, 2 or 4), loaded
+// and stored as one float2/float4. Thread t of the grid owns [t*VEC, t*VEC + VEC), then strides by the whole
+// grid (the host caps the grid); the last vector may be partial (the tail, done element by element). The host
 // guarantees n <= 2^32 so that element indices fit unsigned int.
 
 #ifndef BLOCK
@@ -33,9 +33,9 @@ __device__ __forceinline__ float dropout_one(float x, unsigned i, unsigned key) 
   return u >= DROPOUT_P ? x / (1.0f - DROPOUT_P) : 0.0f;
 }
 
-extern "C" __global__ void __launch_bounds__(BLOCK) low_mem_dropout_f32(const float* __restrict__ x,
-                                                                        const float* __restrict__ seed,
-                                                                        float* __restrict__ y, long long n) {
+extern "C" __global__ void __launch_bounds__(BLOCK)
+    low_mem_dropout_f32(const float* __restrict__ x, const float* __restrict__ seed, float* __restrict__ y,
+                        long long n) {
   // seed[0] holds an exact integer below 2^24 (see low_mem_dropout.hpp).
   const unsigned key = (unsigned)seed[0] * 0x85EBCA6Bu;
   const long long stride = (long long)gridDim.x * BLOCK * VEC;

@@ -1,22 +1,22 @@
 #pragma once
-// low_mem_dropout: out[i] = keep(i) ? x[i] / (1 - p) : 0 with p = 0.5, where keep(i) comes from a counter-based
-// random stream instead of a stored mask (hence "low memory": nothing but x and out crosses the bus, 8 bytes per
-// element). The stream is a 32-bit integer hash of (seed, i), written identically in C++ (here), OpenCL C
-// (low_mem_dropout.cl), CUDA (low_mem_dropout.cu) and torch integer ops (torch.cpp), with 32-bit unsigned
-// wraparound only, so that every backend draws bit-identical masks and is checked exactly.
+// low_mem_dropout: out[i] = keep(i) ? x[i] / (1 - p) : 0 with p = 0.5, where keep(i) comes from a
+// counter-based random stream instead of a stored mask (hence "low memory": nothing but x and out crosses the
+// bus, 8 bytes per element). The stream is a 32-bit integer hash of (seed, i), written identically in C++
+// (here), OpenCL C (low_mem_dropout.cl), CUDA (low_mem_dropout.cu) and torch integer ops (torch.cpp), with
+// 32-bit unsigned wraparound only, so that every backend draws bit-identical masks and is checked exactly.
 //
 // The stream, for element i (uint32) and seed s (uint32):
 //   key = s * 0x85EBCA6B                        (spreads small seeds over all 32 bits)
 //   h   = lowbias32(i * 0x9E3779B1 ^ key)       (golden-ratio multiply, then Wellons' lowbias32 finalizer:
-//                                                h ^= h >> 16; h *= 0x7FEB352D; h ^= h >> 15; h *= 0x846CA68B;
-//                                                h ^= h >> 16)
+//                                                h ^= h >> 16; h *= 0x7FEB352D; h ^= h >> 15; h *=
+//                                                0x846CA68B; h ^= h >> 16)
 //   u   = (h >> 8) * 2^-24                      (24 bits, exact in float32: u in [0, 1))
 //   keep = u >= p
 //
 // Inputs: x [n] and the seed, a [1] tensor holding (seed + 1) mod 2^24 as an exact float32 (the suite's seed,
-// offset so that it differs from x's). Kernels read the seed from device memory, as torch's CUDA dropout reads
-// its Philox seed, so --seed changes the mask and binding needs no read-back. The element index must fit
-// uint32 (n <= 2^32).
+// offset so that it differs from x's). Kernels read the seed from device memory, as torch's CUDA dropout
+// reads its Philox seed, so --seed changes the mask and binding needs no read-back. The element index must
+// fit uint32 (n <= 2^32).
 
 #include <kbench/host_tensor.hpp>
 #include <kbench/kernel.hpp>
@@ -44,14 +44,8 @@ inline constexpr std::uint32_t low_mem_dropout_mix_mul2 = 0x846CA68Bu;
   return h;
 }
 
-/// Whether element i is kept: u = (h >> 8) * 2^-24 >= p. (h >> 8 < 2^24 converts to float exactly; going through
-/// int32 lets the compiler use the signed conversion instruction.)
-[[nodiscard]] constexpr bool low_mem_dropout_keep(std::uint32_t seed, std::uint32_t i) {
-  const auto top24 = static_cast<std::int32_t>(low_mem_dropout_hash(seed, i) >> 8);
-  return static_cast<float>(top24) * (1.0f / 16777216.0f) >= low_mem_dropout_p;
-}
-
-[[nodiscard]] std::vector<host_tensor> low_mem_dropout_reference(const std::vector<host_tensor>& inputs);  // torch.cpp
+[[nodiscard]] std::vector<host_tensor> low_mem_dropout_reference(
+    const std::vector<host_tensor>& inputs);  // torch.cpp
 
 [[nodiscard]] launcher bind_low_mem_dropout_cpu(const kernel_args& args);     // cpu.cpp
 [[nodiscard]] launcher bind_low_mem_dropout_opencl(const kernel_args& args);  // opencl.cpp

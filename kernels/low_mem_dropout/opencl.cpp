@@ -1,5 +1,5 @@
-// low_mem_dropout on the opencl backend: kernels/low_mem_dropout/low_mem_dropout.cl built with the config as -D
-// defines.
+// low_mem_dropout on the opencl backend: kernels/low_mem_dropout/low_mem_dropout.cl built with the config as
+// -D defines.
 
 #include <kbench/build_config.hpp>
 
@@ -63,8 +63,8 @@ launcher bind_low_mem_dropout_opencl(const kernel_args& args) {
     KBENCH_THROW("low_mem_dropout/opencl: WG={} does not fit the device (1 to {} work-items)", wg, max_wg);
   }
 
-  opencl::opencl_kernel kernel = device->build_program(kbench_low_mem_dropout_opencl_source, defines)
-                                     .kernel("low_mem_dropout_kernel");
+  opencl::opencl_kernel kernel =
+      device->build_program(kbench_low_mem_dropout_opencl_source, defines).kernel("low_mem_dropout_kernel");
   buffer_ptr output = device->allocate(bytes);
   kernel.set_arg(0, args.inputs[0]);
   kernel.set_arg(1, args.inputs[1]);

@@ -1,5 +1,6 @@
 // low_mem_dropout's torch reference and baseline: the same counter-based stream as the kernels, computed with
-// torch integer ops on int64 tensors (torch has no uint32 arithmetic). Every intermediate stays below 2^49, and
+// torch integer ops on int64 tensors (torch has no uint32 arithmetic). Every intermediate stays below 2^49,
+// and
 // "& 0xFFFFFFFF" after each step emulates uint32 wraparound, so no int64 operation ever overflows.
 // The baseline runs the same ops into preallocated tensors (*_out variants and in-place ops): two int64
 // temporaries and a bool mask of n elements each, allocated once at bind time.
@@ -87,8 +88,8 @@ launcher bind_low_mem_dropout_torch(const kernel_args& args) {
   at::Tensor seed = torch_glue::view(args.inputs.at(1), {1});
   at::Tensor y = torch_glue::view(output, {n});
   auto workspace = std::make_shared<dropout_workspace>(n);
-  return torch_glue::synchronous_launcher([x, seed, y, workspace]() mutable { dropout_into(y, x, seed, *workspace); },
-                                          {output});
+  return torch_glue::synchronous_launcher(
+      [x, seed, y, workspace]() mutable { dropout_into(y, x, seed, *workspace); }, {output});
 }
 
 }  // namespace kbench::kernels

@@ -35,8 +35,10 @@ launcher bind_sum_cuda(const kernel_args& args) {
 
   // Missing parameters take sum.cu's defaults; they are passed explicitly so the build is fully determined.
   config defines = args.config;
-  const std::int64_t block = defines.try_emplace("BLOCK", 256).first->second;  // [threads per block = per row]
-  const auto max_block = std::min<std::int64_t>(1024, static_cast<std::int64_t>(device->info().max_work_group_size));
+  const std::int64_t block =
+      defines.try_emplace("BLOCK", 256).first->second;  // [threads per block = per row]
+  const auto max_block =
+      std::min<std::int64_t>(1024, static_cast<std::int64_t>(device->info().max_work_group_size));
   if (block < 32 || block > max_block || block % 32 != 0) {
     KBENCH_THROW("sum/cuda: BLOCK must be a multiple of 32 in [32, {}] on {}, got {}", max_block,
                  device->info().name, block);

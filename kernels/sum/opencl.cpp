@@ -62,7 +62,8 @@ launcher bind_sum_opencl(const kernel_args& args) {
                  max_wg);
   }
 
-  opencl::opencl_kernel kernel = device->build_program(kbench_sum_opencl_source, defines).kernel("sum_kernel");
+  opencl::opencl_kernel kernel =
+      device->build_program(kbench_sum_opencl_source, defines).kernel("sum_kernel");
   buffer_ptr output = device->allocate(static_cast<std::size_t>(rows) * sizeof(float));
   kernel.set_arg(0, args.inputs[0]);
   kernel.set_arg(1, output);

@@ -1,10 +1,10 @@
-// sum on OpenCL: out[r] = sum of x[r, 0:N], one work-group per row.
-// Each of the WG work-items sums a strided part of the row (vector j = lid, lid + WG, ... of VEC floats, so
-// that neighbouring work-items read neighbouring vectors) into a private accumulator, then the work-group adds
-// the WG partial sums with a tree in local memory (log2(WG) steps, a barrier each).
-// Config (build defines): WG = work-group size [work-items], a power of two; VEC = floats per load (1, 2, 4, 8
-// or 16) with vloadN (which needs only float alignment, so any N works; the N % VEC tail is added element by
-// element). The host launches M * WG work-items.
+// sum on OpenCL: out[r] = sum of x[r, 0:N], one work-group per row. Each of the WG work-items sums a strided
+// part of the row (vector j = lid, lid + WG, ... of VEC floats, so that neighbouring work-items read
+// neighbouring vectors) into a private accumulator, then the work-group adds the WG partial sums with a tree
+// in local memory (log2(WG) steps, a barrier each).
+// Config (build defines): WG = work-group size [work-items], a power of two; VEC = floats per load (1, 2, 4,
+// 8 or 16) with vloadN (which needs only float alignment, so any N works; the N % VEC tail is added element
+// by element). The host launches M * WG work-items.
 
 #ifndef WG
 #define WG 64

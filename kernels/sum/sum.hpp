@@ -1,6 +1,6 @@
 #pragma once
-// sum: row reduction over float32, x [M, N] -> out [M], out[r] = sum over j of x[r, j]. Memory bound: 4 bytes read
-// per input element (plus 4 per row written).
+// sum: row reduction over float32, x [M, N] -> out [M], out[r] = sum over j of x[r, j]. Memory bound: 4 bytes
+// read per input element (plus 4 per row written).
 
 #include <kbench/host_tensor.hpp>
 #include <kbench/kernel.hpp>

@@ -1,7 +1,7 @@
-// sum's torch reference and baseline (at::sum_out into a preallocated output: compares kernels, not allocators).
-// The reference accumulates in float64 and rounds once to float32, i.e. it is the correctly rounded row sum (to
-// within ~1e-12 relative), so the tolerance measures each implementation's own float32 summation error rather
-// than the difference between two summation orders.
+// sum's torch reference and baseline (at::sum_out into a preallocated output: compares kernels, not
+// allocators). The reference accumulates in float64 and rounds once to float32, i.e. it is the correctly
+// rounded row sum (to within ~1e-12 relative), so the tolerance measures each implementation's own float32
+// summation error rather than the difference between two summation orders.
 
 #include "baseline/torch_glue.hpp"
 

@@ -33,14 +33,16 @@ launcher bind_swiglu_cuda(const kernel_args& args) {
                  to_string(args.shape), 2 * out_bytes);
   }
 
-  // Missing parameters take swiglu.cu's defaults; they are passed explicitly so the build is fully determined.
+  // Missing parameters take swiglu.cu's defaults; they are passed explicitly so the build is fully
+  // determined.
   config defines = args.config;
   const std::int64_t block = defines.try_emplace("BLOCK", 256).first->second;  // [threads per block]
   const std::int64_t vec = defines.try_emplace("VEC", 4).first->second;        // [outputs per thread]
   if (vec != 1 && vec != 2 && vec != 4) KBENCH_THROW("swiglu/cuda: VEC must be 1, 2 or 4, got {}", vec);
   const auto max_block = static_cast<std::int64_t>(device->info().max_work_group_size);
   if (block < 1 || block > max_block) {
-    KBENCH_THROW("swiglu/cuda: BLOCK must be in [1, {}] on {}, got {}", max_block, device->info().name, block);
+    KBENCH_THROW("swiglu/cuda: BLOCK must be in [1, {}] on {}, got {}", max_block, device->info().name,
+                 block);
   }
 
   cuda::cuda_module module = device->build_module(kbench_swiglu_cuda_source, defines);

@@ -44,8 +44,8 @@ launcher bind_swiglu_opencl(const kernel_args& args) {
   const std::int64_t cols = args.shape[1];  // output columns N; an input row holds 2N
   const std::size_t out_bytes = static_cast<std::size_t>(rows * cols) * sizeof(float);
   if (args.inputs[0]->size_bytes() < 2 * out_bytes) {
-    KBENCH_THROW("swiglu/opencl: input holds {} bytes, output shape {} needs {}", args.inputs[0]->size_bytes(),
-                 to_string(args.shape), 2 * out_bytes);
+    KBENCH_THROW("swiglu/opencl: input holds {} bytes, output shape {} needs {}",
+                 args.inputs[0]->size_bytes(), to_string(args.shape), 2 * out_bytes);
   }
 
   // Defaults fill in what the config leaves out, so that the build and the launch geometry agree.
@@ -72,7 +72,8 @@ launcher bind_swiglu_opencl(const kernel_args& args) {
   // Dimension 0: one work-item per VEC outputs of a row, rounded up to whole work-groups; dimension 1: rows.
   const auto items = static_cast<std::size_t>((cols + vec - 1) / vec);
   const auto group = static_cast<std::size_t>(wg);
-  const std::array<std::size_t, 2> global{(items + group - 1) / group * group, static_cast<std::size_t>(rows)};
+  const std::array<std::size_t, 2> global{(items + group - 1) / group * group,
+                                          static_cast<std::size_t>(rows)};
   const std::array<std::size_t, 2> local{group, 1};
   return [kernel, output, global, local]() mutable {
     event_ptr done = kernel.launch(global, local);

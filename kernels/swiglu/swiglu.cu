@@ -1,10 +1,11 @@
-// swiglu on CUDA: out[r, j] = a[r, j] * silu(b[r, j]) with a = x[r, 0:N], b = x[r, N:2N], x of [M, 2N] floats.
-// Compiled at run time by NVRTC. silu(b) = b / (1 + expf(-b)): expf (2 ulp) and a true division rather than
-// __expf/__fdividef, to match torch to ~1e-5.
+// swiglu on CUDA: out[r, j] = a[r, j] * silu(b[r, j]) with a = x[r, 0:N], b = x[r, N:2N], x of [M, 2N]
+// floats. Compiled at run time by NVRTC. silu(b) = b / (1 + expf(-b)): expf (2 ulp) and a true division
+// rather than __expf/__fdividef, to match torch to ~1e-5.
 // Config (build defines): BLOCK = threads per block; VEC = output elements per thread per step (1, 2 or 4).
-// The M x ceil(N / VEC) vectors are numbered row by row; thread t owns vector t, then strides by the whole grid
-// (the host caps the grid). float2/float4 accesses need VEC-aligned rows, i.e. N % VEC == 0 (cuMemAlloc aligns
-// the base to 256 bytes); otherwise, and for a row's partial last vector, the thread goes element by element.
+// The M x ceil(N / VEC) vectors are numbered row by row; thread t owns vector t, then strides by the whole
+// grid (the host caps the grid). float2/float4 accesses need VEC-aligned rows, i.e. N % VEC == 0 (cuMemAlloc
+// aligns the base to 256 bytes); otherwise, and for a row's partial last vector, the thread goes element by
+// element.
 
 #ifndef BLOCK
 #define BLOCK 256
@@ -16,7 +17,9 @@
 #error "VEC must be 1, 2 or 4"
 #endif
 
-__device__ __forceinline__ float silu(float b) { return b / (1.0f + expf(-b)); }
+__device__ __forceinline__ float silu(float b) {
+  return b / (1.0f + expf(-b));
+}
 
 extern "C" __global__ void __launch_bounds__(BLOCK)
     swiglu_f32(const float* __restrict__ x, float* __restrict__ y, long long rows, long long cols) {

@@ -1,8 +1,8 @@
 #pragma once
-// swiglu: the gated SiLU (swish) of transformer feed-forward layers. The input x [M, 2N] is split along its last
-// dimension into a = x[:, :N] and b = x[:, N:]; out [M, N] = a * silu(b) with silu(b) = b / (1 + exp(-b)).
-// A registered shape is the OUTPUT shape [M, N]; the input is [M, 2N].
-// Memory bound: 12 bytes per output element (8 read, 4 written).
+// swiglu: the gated SiLU (swish) of transformer feed-forward layers. The input x [M, 2N] is split along its
+// last dimension into a = x[:, :N] and b = x[:, N:]; out [M, N] = a * silu(b) with silu(b) = b / (1 +
+// exp(-b)). A registered shape is the OUTPUT shape [M, N]; the input is [M, 2N]. Memory bound: 12 bytes per
+// output element (8 read, 4 written).
 
 #include <kbench/host_tensor.hpp>
 #include <kbench/kernel.hpp>

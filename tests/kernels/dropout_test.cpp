@@ -78,7 +78,8 @@ TEST_P(DropoutKeepRate, LiesWithinSixSigmaOfTheBinomialExpectation) {
   std::string reason;
   device_ptr device = device_or_skip_reason(p.backend, reason);
   if (!device) GTEST_SKIP() << to_string(p.backend) << " unavailable here: " << reason;
-  if (!find_kernel("low_mem_dropout").find(p.backend)) GTEST_SKIP() << "no " << to_string(p.backend) << " implementation";
+  if (!find_kernel("low_mem_dropout").find(p.backend))
+    GTEST_SKIP() << "no " << to_string(p.backend) << " implementation";
   const shape s{p.n};
   for (std::uint64_t seed : {0ULL, 1234ULL}) {
     SCOPED_TRACE("seed " + std::to_string(seed));
@@ -91,7 +92,8 @@ INSTANTIATE_TEST_SUITE_P(LowMemDropout, DropoutKeepRate,
                                          rate_case{backend_kind::cpu, 16777216},
                                          rate_case{backend_kind::opencl, 1048576}),
                          [](const testing::TestParamInfo<rate_case>& param_info) {
-                           return std::string(to_string(param_info.param.backend)) + "_" + std::to_string(param_info.param.n);
+                           return std::string(to_string(param_info.param.backend)) + "_" +
+                                  std::to_string(param_info.param.n);
                          });
 
 TEST(LowMemDropout, TheLargeShapeMatchesTheTorchReferenceExactlyOnCpu) {
@@ -100,7 +102,8 @@ TEST(LowMemDropout, TheLargeShapeMatchesTheTorchReferenceExactlyOnCpu) {
   const shape s = kernel.shapes.back();
   const auto inputs = kernel.make_inputs(s, 1234);
   const auto expected = kernel.reference(inputs);
-  const bound_kernel bound(kernel, *kernel.find(backend_kind::cpu), open_device(backend_kind::cpu), s, inputs);
+  const bound_kernel bound(kernel, *kernel.find(backend_kind::cpu), open_device(backend_kind::cpu), s,
+                           inputs);
   const auto got = bound.run_and_read(expected);
   std::size_t differing = 0;
   for (std::size_t i = 0; i < got.at(0).values.size(); ++i) {
