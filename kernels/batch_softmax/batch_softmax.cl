@@ -1,11 +1,10 @@
-// batch_softmax on OpenCL: y = softmax(x) over each row of x [B, M, n] seen as B * M rows, float32, two passes
-// over the row.
-// One work-group of WG work-items per row. Pass 1: work-item i walks elements i, i + WG, ... (consecutive
-// work-items read consecutive floats) keeping a running max m and sum s of exp(x - m); the WG partials are then
-// merged in local memory by a tree (s rescaled to the larger max). Pass 2: y = exp(x - m) / s. Any n works: a
-// work-item whose stride walk is empty (n < WG) holds the neutral partial (m = -INFINITY, s = 0).
-// Config (build defines): WG = work-group size [work-items], a power of two.
-// exp() rather than native_exp(): the result has to match the torch reference to ~1e-6 relative.
+// batch_softmax on OpenCL: y = softmax(x) over each row of x [B, M, n] seen as B * M rows, float32, two
+// passes over the row. One work-group of WG work-items per row. Pass 1: work-item i walks elements i, i + WG,
+// ... (consecutive work-items read consecutive floats) keeping a running max m and sum s of exp(x - m); the
+// WG partials are then merged in local memory by a tree (s rescaled to the larger max). Pass 2: y = exp(x -
+// m) / s. Any n works: a work-item whose stride walk is empty (n < WG) holds the neutral partial (m =
+// -INFINITY, s = 0). Config (build defines): WG = work-group size [work-items], a power of two. exp() rather
+// than native_exp(): the result has to match the torch reference to ~1e-6 relative.
 
 #ifndef WG
 #define WG 256
@@ -29,8 +28,8 @@ inline void merge(float* m, float* s, const float mb, const float sb) {
 }
 
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void batch_softmax(__global const float* restrict x,
-                                                                                 __global float* restrict y,
-                                                                                 const long n) {
+                                                                            __global float* restrict y,
+                                                                            const long n) {
   __local float part_max[WG];
   __local float part_sum[WG];
   const int lid = (int)get_local_id(0);

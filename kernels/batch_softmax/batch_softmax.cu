@@ -1,11 +1,10 @@
-// batch_softmax on CUDA: y = softmax(x) over each row of x [B, M, n] seen as B * M rows, float32, two passes over
-// the row.
-// Compiled at run time by NVRTC. One block of BLOCK threads per row. Pass 1: thread t walks elements t,
-// t + BLOCK, ... (coalesced) keeping a running max m and sum s of exp(x - m); partials are merged by warp shuffles,
-// then across warps through shared memory (s rescaled to the larger max). Pass 2: y = exp(x - m) / s. Any n
-// works: a thread with no element holds the neutral partial (m = -INFINITY, s = 0).
-// Config (build defines): BLOCK = threads per block, a multiple of 32 up to 1024.
-// expf rather than __expf: the result has to match the torch reference to ~1e-6 relative (expf: 2 ulp).
+// batch_softmax on CUDA: y = softmax(x) over each row of x [B, M, n] seen as B * M rows, float32, two passes
+// over the row. Compiled at run time by NVRTC. One block of BLOCK threads per row. Pass 1: thread t walks
+// elements t, t + BLOCK, ... (coalesced) keeping a running max m and sum s of exp(x - m); partials are merged
+// by warp shuffles, then across warps through shared memory (s rescaled to the larger max). Pass 2: y = exp(x
+// - m) / s. Any n works: a thread with no element holds the neutral partial (m = -INFINITY, s = 0). Config
+// (build defines): BLOCK = threads per block, a multiple of 32 up to 1024. expf rather than __expf: the
+// result has to match the torch reference to ~1e-6 relative (expf: 2 ulp).
 
 #ifndef BLOCK
 #define BLOCK 256

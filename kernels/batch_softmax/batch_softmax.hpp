@@ -1,9 +1,9 @@
 #pragma once
-// batch_softmax: softmax over the last dim of a batch x [B, M, N], float32: B * M independent rows of N floats
-// (the attention-score layout), each with exactly two passes:
-// pass 1 finds the row max and the sum of exp(x - max) together (online rescaling: the running sum is scaled by
-// exp(old max - new max) whenever the max grows), pass 2 writes y = exp(x - max) / sum. Memory bound: 8 bytes
-// per element at least (one read for each pass; the second usually hits the cache for rows of a few KiB).
+// batch_softmax: softmax over the last dim of a batch x [B, M, N], float32: B * M independent rows of N
+// floats (the attention-score layout), each with exactly two passes: pass 1 finds the row max and the sum of
+// exp(x - max) together (online rescaling: the running sum is scaled by exp(old max - new max) whenever the
+// max grows), pass 2 writes y = exp(x - max) / sum. Memory bound: 8 bytes per element at least (one read for
+// each pass; the second usually hits the cache for rows of a few KiB).
 
 #include <kbench/host_tensor.hpp>
 #include <kbench/kernel.hpp>
@@ -12,7 +12,8 @@
 
 namespace kbench::kernels {
 
-[[nodiscard]] std::vector<host_tensor> batch_softmax_reference(const std::vector<host_tensor>& inputs);  // torch.cpp
+[[nodiscard]] std::vector<host_tensor> batch_softmax_reference(
+    const std::vector<host_tensor>& inputs);  // torch.cpp
 
 [[nodiscard]] launcher bind_batch_softmax_cpu(const kernel_args& args);     // cpu.cpp
 [[nodiscard]] launcher bind_batch_softmax_opencl(const kernel_args& args);  // opencl.cpp

@@ -24,7 +24,8 @@ launcher bind_batch_softmax_cuda(const kernel_args& args) {
                  args.device ? std::string(to_string(args.device->info().backend)) : std::string("none"));
   }
   if (args.shape.size() != 3 || args.shape[0] <= 0 || args.shape[1] <= 0 || args.shape[2] <= 0) {
-    KBENCH_THROW("batch_softmax/cuda: shape must be [B, M, N] with B, M, N > 0, got {}", to_string(args.shape));
+    KBENCH_THROW("batch_softmax/cuda: shape must be [B, M, N] with B, M, N > 0, got {}",
+                 to_string(args.shape));
   }
   if (args.inputs.size() != 1 || !args.inputs[0]) {
     KBENCH_THROW("batch_softmax/cuda takes 1 input, got {}", args.inputs.size());
@@ -44,7 +45,8 @@ launcher bind_batch_softmax_cuda(const kernel_args& args) {
   const std::int64_t block = defines.try_emplace("BLOCK", 256).first->second;  // [threads per block]
   const auto max_block = static_cast<std::int64_t>(device->info().max_work_group_size);
   if (block < 32 || block % 32 != 0 || block > max_block) {
-    KBENCH_THROW("batch_softmax/cuda: BLOCK must be a multiple of 32 from 32 to {}, got {}", max_block, block);
+    KBENCH_THROW("batch_softmax/cuda: BLOCK must be a multiple of 32 from 32 to {}, got {}", max_block,
+                 block);
   }
 
   cuda::cuda_module module = device->build_module(kbench_batch_softmax_cuda_source, defines);

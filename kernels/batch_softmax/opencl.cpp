@@ -15,7 +15,8 @@
 #include <cstdint>
 #include <memory>
 
-extern const char* const kbench_batch_softmax_opencl_source;  // batch_softmax.cl, embedded by kbench_add_kernel
+extern const char* const
+    kbench_batch_softmax_opencl_source;  // batch_softmax.cl, embedded by kbench_add_kernel
 
 namespace kbench::kernels {
 
@@ -26,7 +27,8 @@ launcher bind_batch_softmax_opencl(const kernel_args& args) {
                  args.device ? std::string(to_string(args.device->info().backend)) : std::string("none"));
   }
   if (args.shape.size() != 3 || args.shape[0] <= 0 || args.shape[1] <= 0 || args.shape[2] <= 0) {
-    KBENCH_THROW("batch_softmax/opencl: shape must be [B, M, N] with B, M, N > 0, got {}", to_string(args.shape));
+    KBENCH_THROW("batch_softmax/opencl: shape must be [B, M, N] with B, M, N > 0, got {}",
+                 to_string(args.shape));
   }
   if (args.inputs.size() != 1 || !args.inputs[0]) {
     KBENCH_THROW("batch_softmax/opencl takes 1 input, got {}", args.inputs.size());
@@ -36,8 +38,8 @@ launcher bind_batch_softmax_opencl(const kernel_args& args) {
   const std::int64_t cols = args.shape[2];
   const std::size_t bytes = static_cast<std::size_t>(rows * cols) * sizeof(float);
   if (args.inputs[0]->size_bytes() < bytes) {
-    KBENCH_THROW("batch_softmax/opencl: input holds {} bytes, shape {} needs {}", args.inputs[0]->size_bytes(),
-                 to_string(args.shape), bytes);
+    KBENCH_THROW("batch_softmax/opencl: input holds {} bytes, shape {} needs {}",
+                 args.inputs[0]->size_bytes(), to_string(args.shape), bytes);
   }
 
   // The default fills in a missing WG, so that the build and the launch geometry agree.

@@ -1,9 +1,10 @@
-// layer_norm on the cpu backend: rows split over the thread pool (GRAIN rows per chunk at least). Per row, the
-// two-pass statistics (sum -> mean, then sum of squared deviations -> var), each a sum in 16 independent lanes
-// (contiguous 16-float steps the compiler vectorizes; the lanes also shorten the float rounding chains), then a
-// last pass writes y = (x - mean) * rstd * w + b. The row (<= 16 KiB here) stays in cache between the passes.
-// Inner loops run over a fixed 16 elements with __restrict__ pointers: the -O2 build only vectorizes loops whose
-// trip count is a known multiple of the vector width and that need no run-time alias check.
+// layer_norm on the cpu backend: rows split over the thread pool (GRAIN rows per chunk at least). Per row,
+// the two-pass statistics (sum -> mean, then sum of squared deviations -> var), each a sum in 16 independent
+// lanes (contiguous 16-float steps the compiler vectorizes; the lanes also shorten the float rounding
+// chains), then a last pass writes y = (x - mean) * rstd * w + b. The row (<= 16 KiB here) stays in cache
+// between the passes. Inner loops run over a fixed 16 elements with __restrict__ pointers: the -O2 build only
+// vectorizes loops whose trip count is a known multiple of the vector width and that need no run-time alias
+// check.
 
 #include <kbench/backends/cpu.hpp>
 #include <kbench/error.hpp>

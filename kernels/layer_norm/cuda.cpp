@@ -1,4 +1,5 @@
-// layer_norm on the cuda backend: layer_norm.cu compiled by NVRTC with the config as defines, one block per row.
+// layer_norm on the cuda backend: layer_norm.cu compiled by NVRTC with the config as defines, one block per
+// row.
 
 #include <kbench/build_config.hpp>
 

@@ -1,4 +1,5 @@
-// layer_norm on the opencl backend: layer_norm.cl built with the config as -D defines, one work-group per row.
+// layer_norm on the opencl backend: layer_norm.cl built with the config as -D defines, one work-group per
+// row.
 
 #include <kbench/build_config.hpp>
 
@@ -47,7 +48,8 @@ launcher bind_layer_norm_opencl(const kernel_args& args) {
     KBENCH_THROW("layer_norm/opencl: WG={} must be a power of two from 1 to {}", wg, max_wg);
   }
 
-  opencl::opencl_kernel kernel = device->build_program(kbench_layer_norm_opencl_source, defines).kernel("layer_norm");
+  opencl::opencl_kernel kernel =
+      device->build_program(kbench_layer_norm_opencl_source, defines).kernel("layer_norm");
   buffer_ptr output = device->allocate(bytes);
   kernel.set_arg(0, args.inputs[0]);
   kernel.set_arg(1, args.inputs[1]);

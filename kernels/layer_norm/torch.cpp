@@ -1,6 +1,7 @@
-// layer_norm's torch reference (at::layer_norm) and baseline: at::native_layer_norm_out into a preallocated y (and
-// preallocated mean/rstd [M, 1]). libtorch 1.13 has no hand-written out= kernel for layer norm: this is ATen's
-// generated out= wrapper, which runs the functional kernel into temporaries and copies them into the outputs.
+// layer_norm's torch reference (at::layer_norm) and baseline: at::native_layer_norm_out into a preallocated y
+// (and preallocated mean/rstd [M, 1]). libtorch 1.13 has no hand-written out= kernel for layer norm: this is
+// ATen's generated out= wrapper, which runs the functional kernel into temporaries and copies them into the
+// outputs.
 
 #include "baseline/torch_glue.hpp"
 
@@ -15,7 +16,8 @@ std::vector<host_tensor> layer_norm_reference(const std::vector<host_tensor>& in
 }
 
 launcher bind_layer_norm_torch(const kernel_args& args) {
-  buffer_ptr output = args.device->allocate(static_cast<std::size_t>(element_count(args.shape)) * sizeof(float));
+  buffer_ptr output =
+      args.device->allocate(static_cast<std::size_t>(element_count(args.shape)) * sizeof(float));
   const std::int64_t cols = args.shape.back();
   at::Tensor x = torch_glue::view(args.inputs.at(0), args.shape);
   at::Tensor w = torch_glue::view(args.inputs.at(1), {cols});
@@ -24,7 +26,9 @@ launcher bind_layer_norm_torch(const kernel_args& args) {
   at::Tensor mean = at::empty({element_count(args.shape) / cols, 1}, x.options());
   at::Tensor rstd = at::empty_like(mean);
   return torch_glue::synchronous_launcher(
-      [x, w, b, y, mean, rstd, cols]() mutable { at::native_layer_norm_out(y, mean, rstd, x, {cols}, w, b, 1e-5); },
+      [x, w, b, y, mean, rstd, cols]() mutable {
+        at::native_layer_norm_out(y, mean, rstd, x, {cols}, w, b, 1e-5);
+      },
       {output});
 }
 

@@ -1,9 +1,9 @@
-// softmax_two_pass on the cpu backend: rows split over the thread pool (GRAIN rows per chunk at least); each row
-// is read twice: pass 1 keeps a running max and a running sum of exp(x - max) (rescaled when the max grows),
-// pass 2 writes exp(x - max) / sum.
-// The inner loops use GCC vector extensions (4 floats, one SSE register) with a polynomial exp: the build has no
-// -ffast-math, so neither std::exp nor a clamp compare in a loop is auto-vectorized, and scalar expf would
-// dominate the time. exp4 is accurate to ~1.5 ulp over the range used here.
+// softmax_two_pass on the cpu backend: rows split over the thread pool (GRAIN rows per chunk at least); each
+// row is read twice: pass 1 keeps a running max and a running sum of exp(x - max) (rescaled when the max
+// grows), pass 2 writes exp(x - max) / sum. The inner loops use GCC vector extensions (4 floats, one SSE
+// register) with a polynomial exp: the build has no -ffast-math, so neither std::exp nor a clamp compare in a
+// loop is auto-vectorized, and scalar expf would dominate the time. exp4 is accurate to ~1.5 ulp over the
+// range used here.
 
 #include <kbench/backends/cpu.hpp>
 #include <kbench/error.hpp>
@@ -30,11 +30,13 @@ f32x4 load4(const float* p) {
   return v;
 }
 
-void store4(float* p, f32x4 v) { std::memcpy(p, &v, sizeof v); }
+void store4(float* p, f32x4 v) {
+  std::memcpy(p, &v, sizeof v);
+}
 
 // exp(x) for 4 lanes (Cephes expf): x = n ln2 + r with |r| <= ln2/2, exp(r) by a degree-7 polynomial, 2^n by
-// building the exponent bits. x is clamped to [-87, 88] so that 2^n stays a normal float; below -87 the result
-// is ~1.6e-38 instead of a denormal or 0, an absolute error far below any tolerance.
+// building the exponent bits. x is clamped to [-87, 88] so that 2^n stays a normal float; below -87 the
+// result is ~1.6e-38 instead of a denormal or 0, an absolute error far below any tolerance.
 f32x4 exp4(f32x4 x) {
   const f32x4 lo = f32x4{} - 87.0f;
   const f32x4 hi = f32x4{} + 88.0f;
@@ -60,8 +62,9 @@ float lane_max(f32x4 v) {
   return a > b ? a : b;
 }
 
-// Pass 1 over one row of n floats: the max and the sum of exp(x - max). Four vectors (16 floats) per step; the
-// sums are rescaled only when a step raises the max, which for a row of random values happens O(log n) times.
+// Pass 1 over one row of n floats: the max and the sum of exp(x - max). Four vectors (16 floats) per step;
+// the sums are rescaled only when a step raises the max, which for a row of random values happens O(log n)
+// times.
 void row_max_and_sum(const float* x, std::size_t n, float& max_out, float& sum_out) {
   float m = -std::numeric_limits<float>::infinity();
   f32x4 acc[4] = {};
@@ -124,8 +127,8 @@ launcher bind_softmax_two_pass_cpu(const kernel_args& args) {
   const auto cols = static_cast<std::size_t>(args.shape[1]);
   const std::size_t bytes = rows * cols * sizeof(float);
   if (args.inputs[0]->size_bytes() < bytes) {
-    KBENCH_THROW("softmax_two_pass/cpu: input holds {} bytes, shape {} needs {}", args.inputs[0]->size_bytes(),
-                 to_string(args.shape), bytes);
+    KBENCH_THROW("softmax_two_pass/cpu: input holds {} bytes, shape {} needs {}",
+                 args.inputs[0]->size_bytes(), to_string(args.shape), bytes);
   }
   const auto found = args.config.find("GRAIN");
   const std::int64_t grain = found == args.config.end() ? 8 : found->second;  // [rows per chunk, at least]

@@ -13,7 +13,8 @@
 #include <array>
 #include <cstdint>
 
-extern const char* const kbench_softmax_two_pass_cuda_source;  // softmax_two_pass.cu, embedded by kbench_add_kernel
+extern const char* const
+    kbench_softmax_two_pass_cuda_source;  // softmax_two_pass.cu, embedded by kbench_add_kernel
 
 namespace kbench::kernels {
 
@@ -33,8 +34,8 @@ launcher bind_softmax_two_pass_cuda(const kernel_args& args) {
   const std::int64_t cols = args.shape[1];
   const std::size_t bytes = static_cast<std::size_t>(rows * cols) * sizeof(float);
   if (args.inputs[0]->size_bytes() < bytes) {
-    KBENCH_THROW("softmax_two_pass/cuda: input holds {} bytes, shape {} needs {}", args.inputs[0]->size_bytes(),
-                 to_string(args.shape), bytes);
+    KBENCH_THROW("softmax_two_pass/cuda: input holds {} bytes, shape {} needs {}",
+                 args.inputs[0]->size_bytes(), to_string(args.shape), bytes);
   }
   if (rows > 0x7fffffff) KBENCH_THROW("softmax_two_pass/cuda: {} rows exceed the grid's x limit", rows);
 
@@ -43,7 +44,8 @@ launcher bind_softmax_two_pass_cuda(const kernel_args& args) {
   const std::int64_t block = defines.try_emplace("BLOCK", 256).first->second;  // [threads per block]
   const auto max_block = static_cast<std::int64_t>(device->info().max_work_group_size);
   if (block < 32 || block % 32 != 0 || block > max_block) {
-    KBENCH_THROW("softmax_two_pass/cuda: BLOCK must be a multiple of 32 from 32 to {}, got {}", max_block, block);
+    KBENCH_THROW("softmax_two_pass/cuda: BLOCK must be a multiple of 32 from 32 to {}, got {}", max_block,
+                 block);
   }
 
   cuda::cuda_module module = device->build_module(kbench_softmax_two_pass_cuda_source, defines);

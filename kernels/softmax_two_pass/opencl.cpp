@@ -15,7 +15,8 @@
 #include <cstdint>
 #include <memory>
 
-extern const char* const kbench_softmax_two_pass_opencl_source;  // softmax_two_pass.cl, embedded by kbench_add_kernel
+extern const char* const
+    kbench_softmax_two_pass_opencl_source;  // softmax_two_pass.cl, embedded by kbench_add_kernel
 
 namespace kbench::kernels {
 
@@ -26,7 +27,8 @@ launcher bind_softmax_two_pass_opencl(const kernel_args& args) {
                  args.device ? std::string(to_string(args.device->info().backend)) : std::string("none"));
   }
   if (args.shape.size() != 2 || args.shape[0] <= 0 || args.shape[1] <= 0) {
-    KBENCH_THROW("softmax_two_pass/opencl: shape must be [M, N] with M, N > 0, got {}", to_string(args.shape));
+    KBENCH_THROW("softmax_two_pass/opencl: shape must be [M, N] with M, N > 0, got {}",
+                 to_string(args.shape));
   }
   if (args.inputs.size() != 1 || !args.inputs[0]) {
     KBENCH_THROW("softmax_two_pass/opencl takes 1 input, got {}", args.inputs.size());
@@ -35,8 +37,8 @@ launcher bind_softmax_two_pass_opencl(const kernel_args& args) {
   const std::int64_t cols = args.shape[1];
   const std::size_t bytes = static_cast<std::size_t>(rows * cols) * sizeof(float);
   if (args.inputs[0]->size_bytes() < bytes) {
-    KBENCH_THROW("softmax_two_pass/opencl: input holds {} bytes, shape {} needs {}", args.inputs[0]->size_bytes(),
-                 to_string(args.shape), bytes);
+    KBENCH_THROW("softmax_two_pass/opencl: input holds {} bytes, shape {} needs {}",
+                 args.inputs[0]->size_bytes(), to_string(args.shape), bytes);
   }
 
   // The default fills in a missing WG, so that the build and the launch geometry agree.

@@ -1,8 +1,9 @@
 #pragma once
-// softmax_two_pass: row softmax over the last dim of x [M, N], float32, with exactly two passes over each row:
-// pass 1 finds the row max and the sum of exp(x - max) together (online rescaling: the running sum is scaled by
-// exp(old max - new max) whenever the max grows), pass 2 writes y = exp(x - max) / sum. Memory bound: 8 bytes
-// per element at least (one read for each pass; the second usually hits the cache for rows of a few KiB).
+// softmax_two_pass: row softmax over the last dim of x [M, N], float32, with exactly two passes over each
+// row: pass 1 finds the row max and the sum of exp(x - max) together (online rescaling: the running sum is
+// scaled by exp(old max - new max) whenever the max grows), pass 2 writes y = exp(x - max) / sum. Memory
+// bound: 8 bytes per element at least (one read for each pass; the second usually hits the cache for rows of
+// a few KiB).
 
 #include <kbench/host_tensor.hpp>
 #include <kbench/kernel.hpp>
@@ -11,7 +12,8 @@
 
 namespace kbench::kernels {
 
-[[nodiscard]] std::vector<host_tensor> softmax_two_pass_reference(const std::vector<host_tensor>& inputs);  // torch.cpp
+[[nodiscard]] std::vector<host_tensor> softmax_two_pass_reference(
+    const std::vector<host_tensor>& inputs);  // torch.cpp
 
 [[nodiscard]] launcher bind_softmax_two_pass_cpu(const kernel_args& args);     // cpu.cpp
 [[nodiscard]] launcher bind_softmax_two_pass_opencl(const kernel_args& args);  // opencl.cpp

@@ -1,9 +1,9 @@
-// welford on the cpu backend: rows split over the thread pool (GRAIN rows per chunk at least). Per row, one pass
-// of Welford updates in 16 independent lanes (lane j takes elements j, j + 16, ...; contiguous 16-float steps
-// the compiler vectorizes), the lanes merged with Chan's formula in a tree, then a second pass writes
+// welford on the cpu backend: rows split over the thread pool (GRAIN rows per chunk at least). Per row, one
+// pass of Welford updates in 16 independent lanes (lane j takes elements j, j + 16, ...; contiguous 16-float
+// steps the compiler vectorizes), the lanes merged with Chan's formula in a tree, then a second pass writes
 // y = (x - mean) * rstd * w + b.
-// Inner loops run over a fixed 16 elements with __restrict__ pointers: the -O2 build only vectorizes loops whose
-// trip count is a known multiple of the vector width and that need no run-time alias check.
+// Inner loops run over a fixed 16 elements with __restrict__ pointers: the -O2 build only vectorizes loops
+// whose trip count is a known multiple of the vector width and that need no run-time alias check.
 
 #include <kbench/backends/cpu.hpp>
 #include <kbench/error.hpp>

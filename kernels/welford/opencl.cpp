@@ -47,7 +47,8 @@ launcher bind_welford_opencl(const kernel_args& args) {
     KBENCH_THROW("welford/opencl: WG={} must be a power of two from 1 to {}", wg, max_wg);
   }
 
-  opencl::opencl_kernel kernel = device->build_program(kbench_welford_opencl_source, defines).kernel("welford");
+  opencl::opencl_kernel kernel =
+      device->build_program(kbench_welford_opencl_source, defines).kernel("welford");
   buffer_ptr output = device->allocate(bytes);
   kernel.set_arg(0, args.inputs[0]);
   kernel.set_arg(1, args.inputs[1]);

@@ -16,8 +16,10 @@
 #define EPS 1e-5f
 #endif
 
-// Chan, Golub and LeVeque: merges the moments (nb, mean_b, m2_b) of a disjoint set into (*na, *mean_a, *m2_a).
-inline void merge(float* na, float* mean_a, float* m2_a, const float nb, const float mean_b, const float m2_b) {
+// Chan, Golub and LeVeque: merges the moments (nb, mean_b, m2_b) of a disjoint set into (*na, *mean_a,
+// *m2_a).
+inline void merge(float* na, float* mean_a, float* m2_a, const float nb, const float mean_b,
+                  const float m2_b) {
   if (nb == 0.0f) return;
   const float n = *na + nb;
   const float delta = mean_b - *mean_a;
@@ -28,9 +30,10 @@ inline void merge(float* na, float* mean_a, float* m2_a, const float nb, const f
 }
 
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void welford(__global const float* restrict x,
-                                                                       __global const float* restrict w,
-                                                                       __global const float* restrict b,
-                                                                       __global float* restrict y, const long n) {
+                                                                      __global const float* restrict w,
+                                                                      __global const float* restrict b,
+                                                                      __global float* restrict y,
+                                                                      const long n) {
   __local float part_count[WG];
   __local float part_mean[WG];
   __local float part_m2[WG];

@@ -1,5 +1,5 @@
-// Registration of welford (layer norm with Welford statistics): the softmax row shapes [1024, 256..4096] plus a
-// large one for bandwidth.
+// Registration of welford (layer norm with Welford statistics): the softmax row shapes [1024, 256..4096] plus
+// a large one for bandwidth.
 
 #include <kbench/build_config.hpp>
 #include <kbench/registry.hpp>
@@ -20,15 +20,17 @@ KBENCH_KERNEL(welford) {
       })
       .reference(&welford_reference)
       // Outputs are O(1) (|y| < ~3); mean and variance carry a few ulp of relative error after N <= 4096
-      // accumulations, and the normalize step a few more, so errors stay around 1e-6: inside atol 1e-5 + rtol 1e-5.
+      // accumulations, and the normalize step a few more, so errors stay around 1e-6: inside atol 1e-5 + rtol
+      // 1e-5.
       .tolerance(1e-5, 1e-5)
       .bytes_moved([](const shape& s) {
         return 2.0 * sizeof(float) * static_cast<double>(element_count(s)) +
                2.0 * sizeof(float) * static_cast<double>(s.back());  // x read + y written, w and b read
       })
-      .implement(backend_kind::torch, &bind_welford_torch, {},
-                 "at::native_layer_norm_out into preallocated y, mean, rstd (ATen's generated out= wrapper: it "
-                 "computes into temporaries and copies)")
+      .implement(
+          backend_kind::torch, &bind_welford_torch, {},
+          "at::native_layer_norm_out into preallocated y, mean, rstd (ATen's generated out= wrapper: it "
+          "computes into temporaries and copies)")
       .implement(backend_kind::cpu, &bind_welford_cpu, {{"GRAIN", 8}});
 #if KBENCH_HAS_OPENCL
   builder.implement(backend_kind::opencl, &bind_welford_opencl, {{"WG", 256}});

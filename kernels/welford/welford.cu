@@ -1,5 +1,5 @@
-// welford on CUDA: layer norm over each row of x [rows, n], float32, statistics by Welford + Chan. Compiled at
-// run time by NVRTC. One block of BLOCK threads per row. Thread t runs Welford's update over elements t,
+// welford on CUDA: layer norm over each row of x [rows, n], float32, statistics by Welford + Chan. Compiled
+// at run time by NVRTC. One block of BLOCK threads per row. Thread t runs Welford's update over elements t,
 // t + BLOCK, ... (coalesced): count, mean and m2 (sum of squared deviations). Partials are merged with Chan's
 // parallel formula by warp shuffles, then across warps through shared memory; then every thread writes
 // y = (x - mean) * rstd * w + b over its elements, rstd = 1 / sqrt(m2 / n + EPS) (biased variance, as torch).
@@ -19,7 +19,8 @@
 #define KB_WARPS (BLOCK / 32)
 
 // Chan, Golub and LeVeque: merges the moments (nb, mean_b, m2_b) of a disjoint set into (na, mean_a, m2_a).
-__device__ __forceinline__ void merge(float& na, float& mean_a, float& m2_a, float nb, float mean_b, float m2_b) {
+__device__ __forceinline__ void merge(float& na, float& mean_a, float& m2_a, float nb, float mean_b,
+                                      float m2_b) {
   if (nb == 0.0f) return;
   const float n = na + nb;
   const float delta = mean_b - mean_a;

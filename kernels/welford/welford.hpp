@@ -2,8 +2,8 @@
 // welford: layer norm over the last dim of x [M, N], float32, with the statistics from Welford's running
 // mean / sum of squared deviations (one pass over the row; partials of several workers merged with Chan's
 // parallel formula), then y = (x - mean) / sqrt(var + eps) * w + b with eps = 1e-5 and the biased variance
-// (divided by N, as torch's layer_norm). Inputs: x [M, N], w [N], b [N]. Memory bound: 8 bytes per element of x
-// plus the weights.
+// (divided by N, as torch's layer_norm). Inputs: x [M, N], w [N], b [N]. Memory bound: 8 bytes per element of
+// x plus the weights.
 
 #include <kbench/host_tensor.hpp>
 #include <kbench/kernel.hpp>
@@ -12,7 +12,8 @@
 
 namespace kbench::kernels {
 
-[[nodiscard]] std::vector<host_tensor> welford_reference(const std::vector<host_tensor>& inputs);  // torch.cpp
+[[nodiscard]] std::vector<host_tensor> welford_reference(
+    const std::vector<host_tensor>& inputs);  // torch.cpp
 
 [[nodiscard]] launcher bind_welford_cpu(const kernel_args& args);     // cpu.cpp
 [[nodiscard]] launcher bind_welford_opencl(const kernel_args& args);  // opencl.cpp
