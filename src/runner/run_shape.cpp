@@ -15,6 +15,9 @@ namespace kbench::runner {
 
 namespace {
 
+/// A call slower than this [ms] switches the shape to the small fixed budget (3 samples, 1 throughput batch).
+constexpr double slow_call_ms = 1000;
+
 /// Why a phase failed becomes the shape's status; the first failure wins.
 struct failure {
   shape_status status;
@@ -118,10 +121,23 @@ shape_result run_shape(const kernel_definition& kernel, std::size_t shape_index,
   std::vector<bench_target> targets;
   std::vector<impl_result*> timed;
   try {
+    // Slow calls (bmm at 1024 on 2 cores takes seconds) get a smaller, fixed sample budget, so that one shape
+    // stays within minutes: one synchronized call estimates the cost first.
+    int slow_repeat = 0;  // 0 = the normal budgets (compute_repeat fills target_ms)
+    for (prepared& p : impls) {
+      if (!p.bound) continue;
+      int early = 0;
+      if (time_one_call(p.bound->target(), early) > slow_call_ms) slow_repeat = 3;
+    }
     for (prepared& p : impls) {
       if (!p.bound) continue;
       measure_options mo;
       mo.target_ms = options.target_ms;
+      if (slow_repeat > 0) {
+        mo.repeat = slow_repeat;
+        mo.warmup = 0;  // the accuracy check and the estimate above already ran it twice
+        mo.throughput_batches = 1;
+      }
       record_measurement(p.result, measure(p.bound->target(), mo));
       if (!p.result.valid && !failed) {
         failed = failure{shape_status::invalid_timing,
@@ -131,9 +147,12 @@ shape_result run_shape(const kernel_definition& kernel, std::size_t shape_index,
       timed.push_back(&p.result);
     }
     if (!targets.empty()) {
-      int repeat = 1000;
-      for (const auto& t : targets) repeat = std::min(repeat, compute_repeat(t, options.target_ms));
-      const auto samples = interleaved_bench(targets, repeat, /*warmup=*/2);
+      int repeat = slow_repeat;
+      if (repeat == 0) {
+        repeat = 1000;
+        for (const auto& t : targets) repeat = std::min(repeat, compute_repeat(t, options.target_ms));
+      }
+      const auto samples = interleaved_bench(targets, repeat, /*warmup=*/slow_repeat > 0 ? 0 : 2);
       for (std::size_t i = 0; i < samples.size(); ++i) {
         timed[i]->latency_ms = samples[i].samples_ms;
         if (samples[i].sync_violations > 0 && !failed) {
