@@ -1,6 +1,6 @@
-// Measures kbench's own measurement: spin kernels of known duration T on the cpu and opencl backends, timed with
-// the three measures, and the harness overhead per sample with an empty call.
-// Usage: harness_accuracy [--quick]     (prints tables; nothing is asserted: machines are noisy)
+// Measures kbench's own measurement: spin kernels of known duration T on the cpu and opencl backends, timed
+// with the three measures, and the harness overhead per sample with an empty call. Usage: harness_accuracy
+// [--quick]     (prints tables; nothing is asserted: machines are noisy)
 
 #include <kbench/backends/cpu.hpp>
 #include <kbench/build_config.hpp>
@@ -22,13 +22,14 @@ using kbench::bench_target;
 using kbench::call_result;
 
 std::int64_t now_ns() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
       .count();
 }
 
 void print_row(const std::string& backend, double t_ms, const kbench::measurement& m) {
-  fmt::print("{:<8} | {:>9.3f} | {:>14.4f} | {:>15.4f} | {:>14.4f} | {:>9.3f} | {:>8.3f} | {:>7} | {}\n", backend,
-             t_ms, m.wall.median, m.throughput.median, m.device.median, m.wall.median / t_ms,
+  fmt::print("{:<8} | {:>9.3f} | {:>14.4f} | {:>15.4f} | {:>14.4f} | {:>9.3f} | {:>8.3f} | {:>7} | {}\n",
+             backend, t_ms, m.wall.median, m.throughput.median, m.device.median, m.wall.median / t_ms,
              m.device.median / t_ms, fmt::format("{}/{}", m.calls_captured, m.calls_dispatched),
              m.valid() ? "ok" : "INVALID");
 }
@@ -106,8 +107,8 @@ int main(int argc, char** argv) {
       probe_ms = run_once(probe);
     }
     const double iterations_per_ms = probe / probe_ms;
-    fmt::print("opencl calibration: {:.0f} iterations per ms ({} iterations in {:.2f} ms)\n", iterations_per_ms,
-               probe, probe_ms);
+    fmt::print("opencl calibration: {:.0f} iterations per ms ({} iterations in {:.2f} ms)\n",
+               iterations_per_ms, probe, probe_ms);
     for (double t_ms : durations_ms) {
       const auto iterations = static_cast<std::int32_t>(std::max(1.0, t_ms * iterations_per_ms));
       bench_target target{"spin/opencl",
@@ -125,16 +126,21 @@ int main(int argc, char** argv) {
   // Harness overhead: an empty call that returns a completed event, and an empty kernel on each backend.
   fmt::print("\nharness overhead per sample (median wall latency of an empty call)\n");
   bench_target empty{"empty",
-                     [] { return call_result{{kbench::make_completed_event({0, 0})}, {}}; },
+                     [] {
+                       return call_result{{kbench::make_completed_event({0, 0})}, {}};
+                     },
                      [] {},
                      {}};
   kbench::measure_options o;
   o.repeat = 10000;
   auto m = kbench::measure(empty, o);
-  fmt::print("  empty host call      : {:.3f} us median, {:.3f} us third quartile, throughput {:.3f} us/call\n",
-             m.wall.median * 1e3, m.wall.q3 * 1e3, m.throughput.median * 1e3);
+  fmt::print(
+      "  empty host call      : {:.3f} us median, {:.3f} us third quartile, throughput {:.3f} us/call\n",
+      m.wall.median * 1e3, m.wall.q3 * 1e3, m.throughput.median * 1e3);
   bench_target empty_cpu{"empty/cpu",
-                         [&] { return call_result{{cpu->launch([](const kbench::cpu::parallel_context&) {})}, {}}; },
+                         [&] {
+                           return call_result{{cpu->launch([](const kbench::cpu::parallel_context&) {})}, {}};
+                         },
                          [&] { cpu->barrier(); },
                          {}};
   o.repeat = 2000;

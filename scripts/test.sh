@@ -13,6 +13,7 @@ echo "== release build"
 cmake --preset release >/dev/null
 cmake --build --preset release -j "$jobs"
 echo "== release tests"
+eval "$(bash scripts/start-postgres.sh)"
 ctest --preset release -j "$jobs"
 
 for preset in asan tsan; do

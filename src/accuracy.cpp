@@ -15,8 +15,8 @@ accuracy_report check_accuracy(const std::vector<host_tensor>& got, const std::v
   }
   for (std::size_t o = 0; o < got.size(); ++o) {
     if (got[o].size() != want[o].size()) {
-      report.message = fmt::format("output {} has {} elements, the reference has {}", o, got[o].size(),
-                                   want[o].size());
+      report.message =
+          fmt::format("output {} has {} elements, the reference has {}", o, got[o].size(), want[o].size());
       return report;
     }
     for (std::size_t i = 0; i < got[o].size(); ++i) {
@@ -30,12 +30,15 @@ accuracy_report check_accuracy(const std::vector<host_tensor>& got, const std::v
         continue;
       }
       report.max_abs_error = std::max(report.max_abs_error, static_cast<double>(diff));
-      if (w != 0.0f) report.max_rel_error = std::max(report.max_rel_error, static_cast<double>(diff / std::fabs(w)));
-      if (static_cast<double>(diff) > tol.atol + tol.rtol * std::fabs(static_cast<double>(w))) ++report.mismatches;
+      if (w != 0.0f)
+        report.max_rel_error = std::max(report.max_rel_error, static_cast<double>(diff / std::fabs(w)));
+      if (static_cast<double>(diff) > tol.atol + tol.rtol * std::fabs(static_cast<double>(w)))
+        ++report.mismatches;
     }
   }
-  const double fraction =
-      report.elements == 0 ? 0.0 : static_cast<double>(report.mismatches) / static_cast<double>(report.elements);
+  const double fraction = report.elements == 0
+                              ? 0.0
+                              : static_cast<double>(report.mismatches) / static_cast<double>(report.elements);
   report.passed = fraction <= tol.max_mismatch_fraction;
   if (!report.passed) {
     report.message = fmt::format(

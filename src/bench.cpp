@@ -172,8 +172,7 @@ bench_result do_bench(const bench_target& target, const bench_options& options) 
     result.sync_violations += synced_call(target);
   } while (elapsed_ms(warmup_start, clock_type::now()) < options.warmup_ms);
 
-  const std::size_t flush_bytes =
-      options.flush_bytes != 0 ? options.flush_bytes : last_level_cache_bytes();
+  const std::size_t flush_bytes = options.flush_bytes != 0 ? options.flush_bytes : last_level_cache_bytes();
   auto take_sample = [&] {
     if (options.flush_cache) {
       flush_before_sample(target, flush_bytes);

@@ -40,8 +40,8 @@ std::vector<host_tensor> bound_kernel::run_and_read(const std::vector<host_tenso
   for (std::size_t i = 0; i < reference_outputs.size(); ++i) {
     host_tensor out(reference_outputs[i].shape);
     if (result.outputs[i]->size_bytes() < out.bytes()) {
-      KBENCH_THROW("{}: output {} holds {} bytes, the reference needs {}", m_name, i, result.outputs[i]->size_bytes(),
-                   out.bytes());
+      KBENCH_THROW("{}: output {} holds {} bytes, the reference needs {}", m_name, i,
+                   result.outputs[i]->size_bytes(), out.bytes());
     }
     result.outputs[i]->read(out.values.data(), out.bytes());
     outputs.push_back(std::move(out));

@@ -32,11 +32,12 @@ struct stream_pair {
   std::function<call_result()> copy, triad;
 };
 
-stream_pair cpu_stream_pair(const std::shared_ptr<cpu::cpu_device>& dev, buffer_ptr a, buffer_ptr b, buffer_ptr c,
-                            std::size_t n) {
+stream_pair cpu_stream_pair(const std::shared_ptr<cpu::cpu_device>& dev, buffer_ptr a, buffer_ptr b,
+                            buffer_ptr c, std::size_t n) {
   auto loop = [dev, n](auto body, buffer_ptr out) {
     return [dev, n, body, out]() {
-      event_ptr e = dev->launch([n, body](const cpu::parallel_context& ctx) { ctx.parallel_for(n, 1 << 16, body); });
+      event_ptr e =
+          dev->launch([n, body](const cpu::parallel_context& ctx) { ctx.parallel_for(n, 1 << 16, body); });
       return call_result{{e}, {out}};
     };
   };
@@ -133,13 +134,18 @@ calibration calibrate_device(const device_ptr& device, std::size_t elements) {
       triad.set_arg_f32(3, triad_scale);
       triad.set_arg_i64(4, n4);
       const std::array<unsigned, 3> grid{static_cast<unsigned>((n4 + 255) / 256), 1, 1}, block{256, 1, 1};
-      kernels.copy = [copy, grid, block, b]() mutable { return call_result{{copy.launch(grid, block)}, {b}}; };
-      kernels.triad = [triad, grid, block, a]() mutable { return call_result{{triad.launch(grid, block)}, {a}}; };
+      kernels.copy = [copy, grid, block, b]() mutable {
+        return call_result{{copy.launch(grid, block)}, {b}};
+      };
+      kernels.triad = [triad, grid, block, a]() mutable {
+        return call_result{{triad.launch(grid, block)}, {a}};
+      };
       break;
     }
 #endif
     default:
-      KBENCH_THROW("kbench calibrate measures cpu, opencl or cuda devices, not {}", to_string(device->info().backend));
+      KBENCH_THROW("kbench calibrate measures cpu, opencl or cuda devices, not {}",
+                   to_string(device->info().backend));
   }
 
   measure_options options;
@@ -156,14 +162,19 @@ calibration calibrate_device(const device_ptr& device, std::size_t elements) {
   result.copy_gbps = 2.0 * static_cast<double>(bytes) / (time_of(kernels.copy, "copy") * 1e-3) / 1e9;
   result.triad_gbps = 3.0 * static_cast<double>(bytes) / (time_of(kernels.triad, "triad") * 1e-3) / 1e9;
   result.timestamp =
-      std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+      std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch())
+          .count();
   return result;
 }
 
 namespace {
 
-std::filesystem::path calibration_file() { return cache_directory() / "calibration.json"; }
-std::string key_of(const std::string& backend, const std::string& device) { return backend + "|" + device; }
+std::filesystem::path calibration_file() {
+  return cache_directory() / "calibration.json";
+}
+std::string key_of(const std::string& backend, const std::string& device) {
+  return backend + "|" + device;
+}
 
 /// The cache file's object, or an empty one; a corrupt file is reported (and later replaced whole).
 nlohmann::json read_calibrations(bool& corrupt) {
@@ -205,8 +216,8 @@ std::optional<calibration> cached_calibration(const device_info& device) {
 void store_calibration(const calibration& c) {
   bool corrupt = false;
   auto doc = read_calibrations(corrupt);
-  doc[key_of(c.backend, c.device)] = {{"backend", c.backend},     {"device", c.device},
-                                      {"elements", c.elements},   {"copy_gbps", c.copy_gbps},
+  doc[key_of(c.backend, c.device)] = {{"backend", c.backend},       {"device", c.device},
+                                      {"elements", c.elements},     {"copy_gbps", c.copy_gbps},
                                       {"triad_gbps", c.triad_gbps}, {"timestamp", c.timestamp}};
   std::filesystem::create_directories(cache_directory());
   report::write_file_atomically(calibration_file(), doc.dump(2) + "\n");

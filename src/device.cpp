@@ -13,10 +13,14 @@ const std::vector<backend_kind>& all_backend_kinds() {
 
 std::string_view to_string(backend_kind kind) {
   switch (kind) {
-    case backend_kind::cpu: return "cpu";
-    case backend_kind::opencl: return "opencl";
-    case backend_kind::cuda: return "cuda";
-    case backend_kind::torch: return "torch";
+    case backend_kind::cpu:
+      return "cpu";
+    case backend_kind::opencl:
+      return "opencl";
+    case backend_kind::cuda:
+      return "cuda";
+    case backend_kind::torch:
+      return "torch";
   }
   return "unknown";
 }

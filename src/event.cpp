@@ -21,7 +21,9 @@ class completed_event final : public event {
 
 }  // namespace
 
-event_ptr make_completed_event(device_interval interval) { return std::make_shared<completed_event>(interval); }
+event_ptr make_completed_event(device_interval interval) {
+  return std::make_shared<completed_event>(interval);
+}
 
 void wait_by_polling(const event& e, int poll_us) {
   while (!e.is_complete()) {

@@ -9,7 +9,9 @@
 
 namespace kbench {
 
-std::string to_string(const shape& s) { return fmt::format("[{}]", fmt::join(s, ",")); }
+std::string to_string(const shape& s) {
+  return fmt::format("[{}]", fmt::join(s, ","));
+}
 
 shape parse_shape(std::string_view text) {
   const std::string original(text);

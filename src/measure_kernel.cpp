@@ -10,12 +10,18 @@ namespace kbench {
 
 std::string_view to_string(impl_status status) {
   switch (status) {
-    case impl_status::ok: return "ok";
-    case impl_status::unavailable: return "unavailable";
-    case impl_status::build_error: return "build error";
-    case impl_status::runtime_error: return "runtime error";
-    case impl_status::wrong_result: return "wrong result";
-    case impl_status::invalid_timing: return "invalid timing";
+    case impl_status::ok:
+      return "ok";
+    case impl_status::unavailable:
+      return "unavailable";
+    case impl_status::build_error:
+      return "build error";
+    case impl_status::runtime_error:
+      return "runtime error";
+    case impl_status::wrong_result:
+      return "wrong result";
+    case impl_status::invalid_timing:
+      return "invalid timing";
   }
   return "unknown";
 }
@@ -23,9 +29,11 @@ std::string_view to_string(impl_status status) {
 namespace {
 
 /// The backends to run, in the kernel's implementation order, torch first (the baseline).
-std::vector<backend_kind> backends_to_run(const kernel_definition& kernel, const measure_kernel_options& options) {
+std::vector<backend_kind> backends_to_run(const kernel_definition& kernel,
+                                          const measure_kernel_options& options) {
   std::vector<backend_kind> chosen;
-  for (backend_kind kind : {backend_kind::torch, backend_kind::cpu, backend_kind::opencl, backend_kind::cuda}) {
+  for (backend_kind kind :
+       {backend_kind::torch, backend_kind::cpu, backend_kind::opencl, backend_kind::cuda}) {
     if (kernel.find(kind) == nullptr) continue;
     if (!options.backends.empty() &&
         std::find(options.backends.begin(), options.backends.end(), kind) == options.backends.end()) {
@@ -52,7 +60,8 @@ std::vector<implementation_measurement> measure_kernel(const kernel_definition& 
   for (backend_kind kind : backends_to_run(kernel, options)) {
     implementation_measurement m;
     m.backend = kind;
-    const auto status = std::find_if(statuses.begin(), statuses.end(), [&](const auto& st) { return st.kind == kind; });
+    const auto status =
+        std::find_if(statuses.begin(), statuses.end(), [&](const auto& st) { return st.kind == kind; });
     if (status == statuses.end() || !status->available) {
       m.status = impl_status::unavailable;
       m.error = status == statuses.end() ? "unknown backend" : status->reason;

@@ -22,7 +22,9 @@ const implementation* kernel_definition::find(backend_kind backend) const {
   return nullptr;
 }
 
-kernel_builder::kernel_builder(std::string name) { m_def.name = std::move(name); }
+kernel_builder::kernel_builder(std::string name) {
+  m_def.name = std::move(name);
+}
 
 kernel_builder& kernel_builder::describe(std::string text) {
   m_def.description = std::move(text);
@@ -34,7 +36,8 @@ kernel_builder& kernel_builder::shapes(std::vector<shape> list) {
   return *this;
 }
 
-kernel_builder& kernel_builder::inputs(std::function<std::vector<host_tensor>(const shape&, std::uint64_t)> make) {
+kernel_builder& kernel_builder::inputs(
+    std::function<std::vector<host_tensor>(const shape&, std::uint64_t)> make) {
   m_def.make_inputs = std::move(make);
   return *this;
 }
@@ -55,14 +58,16 @@ kernel_builder& kernel_builder::bytes_moved(std::function<double(const shape&)> 
   return *this;
 }
 
-kernel_builder& kernel_builder::implement(backend_kind backend, implementation_factory bind, config default_config,
-                                          std::string baseline_form) {
+kernel_builder& kernel_builder::implement(backend_kind backend, implementation_factory bind,
+                                          config default_config, std::string baseline_form) {
   m_def.implementations.push_back(
       implementation{backend, std::move(bind), std::move(default_config), std::move(baseline_form)});
   return *this;
 }
 
-kernel_definition kernel_builder::build() && { return std::move(m_def); }
+kernel_definition kernel_builder::build() && {
+  return std::move(m_def);
+}
 
 bool register_kernel(kernel_definition def) {
   if (def.name.empty() || def.shapes.empty() || !def.make_inputs || !def.reference) {
@@ -77,7 +82,9 @@ bool register_kernel(kernel_definition def) {
   return true;
 }
 
-const std::vector<kernel_definition>& all_kernels() { return registry(); }
+const std::vector<kernel_definition>& all_kernels() {
+  return registry();
+}
 
 const kernel_definition& find_kernel(std::string_view name) {
   std::vector<std::string> names;

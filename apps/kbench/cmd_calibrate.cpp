@@ -29,7 +29,8 @@ int calibrate(const calibrate_command& command) {
     fmt::print(stderr, "[kbench] calibrating {} ...\n", to_string(kind));
     const calibration c = calibrate_device(open_device(kind), command.elements);
     store_calibration(c);
-    table.add_row({c.backend, c.device, fmt::format("{:.0f}", static_cast<double>(c.elements) * 4 / (1 << 20)),
+    table.add_row({c.backend, c.device,
+                   fmt::format("{:.0f}", static_cast<double>(c.elements) * 4 / (1 << 20)),
                    fmt::format("{:.2f}", c.copy_gbps), fmt::format("{:.2f}", c.triad_gbps)});
   }
   fmt::print("{}", table.render());

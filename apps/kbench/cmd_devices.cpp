@@ -11,13 +11,15 @@ int list_devices() {
   text_table table({"Backend", "Status", "Device", "Platform", "Driver", "Units", "Memory (GiB)"});
   for (const auto& status : probe_backends()) {
     if (!status.available) {
-      table.add_row({std::string(to_string(status.kind)), status.compiled ? "unavailable" : "not built", status.reason});
+      table.add_row({std::string(to_string(status.kind)), status.compiled ? "unavailable" : "not built",
+                     status.reason});
       continue;
     }
     for (const auto& d : status.devices) {
-      table.add_row({std::string(to_string(status.kind)), "available", d.name, d.platform, d.driver_version,
-                     fmt::format("{}", d.compute_units),
-                     fmt::format("{:.1f}", static_cast<double>(d.global_memory_bytes) / (1024.0 * 1024.0 * 1024.0))});
+      table.add_row(
+          {std::string(to_string(status.kind)), "available", d.name, d.platform, d.driver_version,
+           fmt::format("{}", d.compute_units),
+           fmt::format("{:.1f}", static_cast<double>(d.global_memory_bytes) / (1024.0 * 1024.0 * 1024.0))});
     }
   }
   fmt::print("{}", table.render());

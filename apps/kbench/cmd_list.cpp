@@ -14,8 +14,8 @@ int list_kernels() {
     std::vector<std::string> backends, shapes;
     for (const auto& impl : kernel.implementations) backends.emplace_back(to_string(impl.backend));
     for (const auto& s : kernel.shapes) shapes.push_back(to_string(s));
-    table.add_row({kernel.name, fmt::format("{}", fmt::join(backends, ",")), fmt::format("{}", fmt::join(shapes, " ")),
-                   kernel.description});
+    table.add_row({kernel.name, fmt::format("{}", fmt::join(backends, ",")),
+                   fmt::format("{}", fmt::join(shapes, " ")), kernel.description});
   }
   fmt::print("{}", table.render());
   fmt::print("{} kernels\n", all_kernels().size());

@@ -38,8 +38,8 @@ const shape& choose_shape(const kernel_definition& kernel, const measure_command
   for (const auto& s : kernel.shapes) {
     if (s == wanted) return s;
   }
-  throw usage_error(fmt::format("unknown shape {} for kernel '{}' (valid: {})", to_string(wanted), kernel.name,
-                                fmt::join(valid, " ")));
+  throw usage_error(fmt::format("unknown shape {} for kernel '{}' (valid: {})", to_string(wanted),
+                                kernel.name, fmt::join(valid, " ")));
 }
 
 std::string with_spread(const summary& s) {
@@ -55,8 +55,9 @@ std::string sync_cell(const measurement& t) {
   return fmt::format("FAIL ({})", fmt::join(parts, ", "));
 }
 
-nlohmann::json records_of(const kernel_definition& kernel, const shape& s, const implementation_measurement& m,
-                          std::int64_t timestamp, const std::string& fault) {
+nlohmann::json records_of(const kernel_definition& kernel, const shape& s,
+                          const implementation_measurement& m, std::int64_t timestamp,
+                          const std::string& fault) {
   report::record_context context;
   context.kernel = kernel.name;
   context.shape = to_string(s);
@@ -108,8 +109,10 @@ int measure(const measure_command& command) {
   std::vector<std::string> backend_names;
   for (backend_kind kind : all_backend_kinds()) backend_names.emplace_back(to_string(kind));
   for (const auto& name : command.backends) {
-    if (name != "auto" && std::find(backend_names.begin(), backend_names.end(), name) == backend_names.end()) {
-      throw usage_error(fmt::format("unknown backend '{}' (valid: auto, {})", name, fmt::join(backend_names, ", ")));
+    if (name != "auto" &&
+        std::find(backend_names.begin(), backend_names.end(), name) == backend_names.end()) {
+      throw usage_error(
+          fmt::format("unknown backend '{}' (valid: auto, {})", name, fmt::join(backend_names, ", ")));
     }
     // auto: cuda, then opencl, then cpu, whichever this machine has first.
     const backend_kind kind = name == "auto" ? pick_auto_backend() : parse_backend_kind(name);
@@ -127,17 +130,20 @@ int measure(const measure_command& command) {
     const auto doc = nlohmann::json::parse(in, nullptr, false);
     const std::string why = doc.is_discarded() ? "not valid JSON" : report::validate_records(doc);
     if (!why.empty()) {
-      KBENCH_THROW("{} exists and is not a list of v3 records ({}); refusing to overwrite it", command.json_path, why);
+      KBENCH_THROW("{} exists and is not a list of v3 records ({}); refusing to overwrite it",
+                   command.json_path, why);
     }
   }
   options.progress = [](const std::string& what) { fmt::print(stderr, "[kbench] {}\n", what); };
 
   const auto timestamp =
-      std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+      std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch())
+          .count();
   const auto results = measure_kernel(kernel, s, options);
 
-  fmt::print("kbench measure: {} {} float32, seed {}{}\n", kernel.name, to_string(s), command.seed,
-             options.fault == sync_fault::none ? "" : fmt::format(", injected sync fault: {}", command.fault));
+  fmt::print(
+      "kbench measure: {} {} float32, seed {}{}\n", kernel.name, to_string(s), command.seed,
+      options.fault == sync_fault::none ? "" : fmt::format(", injected sync fault: {}", command.fault));
   for (const auto& m : results) {
     if (m.status == impl_status::unavailable) continue;
     fmt::print("  {:<7} {} ({}; config {})\n", to_string(m.backend), m.device.name, m.device.platform,
@@ -169,16 +175,19 @@ int measure(const measure_command& command) {
     const std::string status = t.valid() ? "ok" : "INVALID";
     table.add_row({backend, with_spread(t.wall), with_spread(t.throughput), with_spread(t.device),
                    t.device.count == 0 ? "-" : fmt::format("{:.4f}", t.wall.median - t.device.median),
-                   fmt::format("{}/{}", t.calls_captured, t.calls_dispatched), sync_cell(t), accuracy, status});
+                   fmt::format("{}/{}", t.calls_captured, t.calls_dispatched), sync_cell(t), accuracy,
+                   status});
     for (const auto& w : t.warnings) notes.push_back(fmt::format("{}: {}", backend, w));
     if (!t.valid()) ++failures;
   }
   fmt::print("\n{}", table.render());
-  fmt::print("medians ±coefficient of variation; overhead = wall - device; capture = calls whose device work had "
-             "finished with timestamps when the timed window closed\n");
+  fmt::print(
+      "medians ±coefficient of variation; overhead = wall - device; capture = calls whose device work had "
+      "finished with timestamps when the timed window closed\n");
   for (const auto& note : notes) fmt::print("  ! {}\n", note);
   if (failures > 0) {
-    fmt::print("{} implementation(s) failed or measured invalid: these timings must not be trusted\n", failures);
+    fmt::print("{} implementation(s) failed or measured invalid: these timings must not be trusted\n",
+               failures);
   }
 
   if (!command.json_path.empty()) {

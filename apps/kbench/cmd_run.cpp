@@ -1,5 +1,6 @@
 // `kbench run`: the suite. Each kernel x shape runs in a fresh worker process (checked against torch, timed
-// against the torch baseline); the summary table ends with the per-shape totals and the geometric-mean speedup.
+// against the torch baseline); the summary table ends with the per-shape totals and the geometric-mean
+// speedup.
 
 #include <kbench/backend_registry.hpp>
 #include <kbench/calibrate.hpp>
@@ -77,12 +78,17 @@ nlohmann::json records_of(const runner::shape_result& r, const std::string& effo
                                            {"max_rel_error", impl.max_rel_error},
                                            {"mismatches", impl.mismatches}}));
     if (impl.latency_ms.empty()) return;
-    records.push_back(report::make_record(context, "latency_ms", impl.latency_ms, with({{"stat", "median"}})));
-    records.push_back(report::make_record(context, "throughput_ms", impl.throughput_ms, with({{"stat", "median"}})));
+    records.push_back(
+        report::make_record(context, "latency_ms", impl.latency_ms, with({{"stat", "median"}})));
+    records.push_back(
+        report::make_record(context, "throughput_ms", impl.throughput_ms, with({{"stat", "median"}})));
     records.push_back(report::make_record(context, "device_ms", impl.device_ms, with({{"stat", "median"}})));
-    const double ratio = impl.dispatched == 0 ? 0.0 : static_cast<double>(impl.captured) / static_cast<double>(impl.dispatched);
-    records.push_back(report::make_record(context, "capture_ratio", {ratio},
-                                          with({{"captured", impl.captured}, {"dispatched", impl.dispatched}})));
+    const double ratio = impl.dispatched == 0
+                             ? 0.0
+                             : static_cast<double>(impl.captured) / static_cast<double>(impl.dispatched);
+    records.push_back(
+        report::make_record(context, "capture_ratio", {ratio},
+                            with({{"captured", impl.captured}, {"dispatched", impl.dispatched}})));
     if (impl.impl != "kbench") return;
     if (auto s = r.speedup()) {
       records.push_back(report::make_record(context, "speedup", {*s}, with({{"baseline", "torch"}})));
@@ -124,7 +130,8 @@ int run(const run_command& command) {
     if (kind != backend_kind::torch) backend_names.emplace_back(to_string(kind));
   }
   if (std::find(backend_names.begin(), backend_names.end(), command.backend) == backend_names.end()) {
-    throw usage_error(fmt::format("unknown backend '{}' (valid: {})", command.backend, fmt::join(backend_names, ", ")));
+    throw usage_error(
+        fmt::format("unknown backend '{}' (valid: {})", command.backend, fmt::join(backend_names, ", ")));
   }
   options.backend = command.backend == "auto" ? pick_auto_backend() : parse_backend_kind(command.backend);
   for (const auto& impl : command.impls) {
@@ -133,18 +140,21 @@ int run(const run_command& command) {
     }
   }
   if (!command.impls.empty()) {
-    options.run_kbench = std::find(command.impls.begin(), command.impls.end(), "kbench") != command.impls.end();
+    options.run_kbench =
+        std::find(command.impls.begin(), command.impls.end(), "kbench") != command.impls.end();
     options.run_torch = std::find(command.impls.begin(), command.impls.end(), "torch") != command.impls.end();
   }
   options.atol = parse_tolerance("--atol", command.atol);
   options.rtol = parse_tolerance("--rtol", command.rtol);
   if (command.effort != "none") {
-    throw usage_error(fmt::format("unknown effort '{}' (valid: none; quick and full need the autotuner, which this "
-                                  "build does not have yet)",
-                                  command.effort));
+    throw usage_error(
+        fmt::format("unknown effort '{}' (valid: none; quick and full need the autotuner, which this "
+                    "build does not have yet)",
+                    command.effort));
   }
   if (!(command.timeout_per_kernel_s > 0)) {
-    throw usage_error(fmt::format("--timeout-per-kernel must be positive, got {}", command.timeout_per_kernel_s));
+    throw usage_error(
+        fmt::format("--timeout-per-kernel must be positive, got {}", command.timeout_per_kernel_s));
   }
   options.seed = command.seed;
   options.target_ms = command.target_ms;
@@ -152,7 +162,8 @@ int run(const run_command& command) {
   refuse_unparsable_output(command.output);
 
   const auto statuses = probe_backends();
-  const auto status = std::find_if(statuses.begin(), statuses.end(), [&](const auto& s) { return s.kind == options.backend; });
+  const auto status = std::find_if(statuses.begin(), statuses.end(),
+                                   [&](const auto& s) { return s.kind == options.backend; });
   if (options.run_kbench && (status == statuses.end() || !status->available)) {
     KBENCH_THROW("backend {} unavailable: {}", to_string(options.backend),
                  status == statuses.end() ? "unknown" : status->reason);
@@ -171,7 +182,9 @@ int run(const run_command& command) {
 
   const bool tty = ::isatty(STDERR_FILENO) != 0;
   const auto started = std::chrono::steady_clock::now();
-  auto elapsed_s = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(); };
+  auto elapsed_s = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  };
   options.on_start = [&](std::size_t i, std::size_t n, const runner::suite_item& item) {
     const std::string line = fmt::format("[{}/{}] {} {} ({:.1f} s elapsed)", i + 1, n, item.kernel->name,
                                          to_string(item.kernel->shapes[item.shape_index]), elapsed_s());
@@ -192,7 +205,8 @@ int run(const run_command& command) {
   struct sigaction previous {};
   sigaction(SIGINT, &action, &previous);
   const auto timestamp =
-      std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+      std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch())
+          .count();
 
   const auto results = runner::run_suite(plan, options);
   sigaction(SIGINT, &previous, nullptr);
@@ -227,14 +241,17 @@ int run(const run_command& command) {
              command.effort, command.seed);
   fmt::print("{}", table.render());
   fmt::print("Total: {}/{} shapes passed", passed, results.size());
-  if (results.size() < plan.size()) fmt::print(" (interrupted: {} of {} shapes not run)", plan.size() - results.size(), plan.size());
+  if (results.size() < plan.size())
+    fmt::print(" (interrupted: {} of {} shapes not run)", plan.size() - results.size(), plan.size());
   if (speedups > 0) {
-    fmt::print("; geometric-mean speedup {:.2f}x over {} shapes", std::exp(log_speedup_sum / static_cast<double>(speedups)), speedups);
+    fmt::print("; geometric-mean speedup {:.2f}x over {} shapes",
+               std::exp(log_speedup_sum / static_cast<double>(speedups)), speedups);
   }
   fmt::print("; wall time {:.1f} s\n", elapsed_s());
   if (peak) {
-    fmt::print("% peak BW: kbench bytes moved per call / median latency, against the {} triad of {:.1f} GB/s\n",
-               peak->backend, peak->triad_gbps);
+    fmt::print(
+        "% peak BW: kbench bytes moved per call / median latency, against the {} triad of {:.1f} GB/s\n",
+        peak->backend, peak->triad_gbps);
   }
   if (!baseline_forms.empty()) {
     fmt::print("torch baselines:\n");

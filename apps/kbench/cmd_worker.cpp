@@ -1,4 +1,5 @@
-// `kbench worker`: one kernel x shape, run in a fresh process by `kbench run`; prints its result as one JSON line.
+// `kbench worker`: one kernel x shape, run in a fresh process by `kbench run`; prints its result as one JSON
+// line.
 
 #include <kbench/registry.hpp>
 #include <kbench/runner/run_shape.hpp>
@@ -16,8 +17,8 @@ namespace kbench::cli {
 
 namespace {
 
-/// KBENCH_INJECT_WORKER_FAULT="kernel:shape_index:segv|hang|abort" makes the matching worker fail for real, to
-/// test that the runner survives a kernel that crashes or hangs (tests/cli). Unset in normal use.
+/// KBENCH_INJECT_WORKER_FAULT="kernel:shape_index:segv|hang|abort" makes the matching worker fail for real,
+/// to test that the runner survives a kernel that crashes or hangs (tests/cli). Unset in normal use.
 void maybe_inject_fault(const worker_command& command) {
   const char* spec = std::getenv("KBENCH_INJECT_WORKER_FAULT");
   if (spec == nullptr) return;
@@ -57,7 +58,8 @@ int worker(const worker_command& command) {
   }
   const kernel_definition& kernel = find_kernel(command.kernel);
   maybe_inject_fault(command);
-  const runner::shape_result result = runner::run_shape(kernel, static_cast<std::size_t>(command.shape_index), options);
+  const runner::shape_result result =
+      runner::run_shape(kernel, static_cast<std::size_t>(command.shape_index), options);
   fmt::print("\n{}\n", nlohmann::json(result).dump());
   return 0;
 }

@@ -16,28 +16,28 @@ int list_devices();
 
 struct measure_command {
   std::string kernel;
-  std::string shape;           // one of the kernel's shapes
-  int shape_index = -1;        // alternative to shape
+  std::string shape;                  // one of the kernel's shapes
+  int shape_index = -1;               // alternative to shape
   std::vector<std::string> backends;  // empty = all the kernel has
   std::uint64_t seed = 0;
   measure_options timing;
   std::string fault = "none";
-  std::string json_path;       // empty = no JSON
+  std::string json_path;  // empty = no JSON
 };
 int measure(const measure_command& command);
 
 struct run_command {
   std::vector<std::string> kernels;  // empty = all
   std::string backend = "auto";
-  std::vector<std::string> impls;    // kbench, torch (empty = both)
-  int num_shapes = -1;               // -1 = all; 0 or less is refused
-  int shape_index = -1;              // -1 = all
+  std::vector<std::string> impls;  // kbench, torch (empty = both)
+  int num_shapes = -1;             // -1 = all; 0 or less is refused
+  int shape_index = -1;            // -1 = all
   std::uint64_t seed = 0;
-  std::string atol, rtol;            // empty = the kernel's tolerance; validated as numbers
+  std::string atol, rtol;  // empty = the kernel's tolerance; validated as numbers
   std::string effort = "none";
-  std::string output;                // JSON file to append v3 records to
-  double timeout_per_kernel_s = 600; // [s] per kernel x shape
-  double target_ms = 100;            // [ms]
+  std::string output;                 // JSON file to append v3 records to
+  double timeout_per_kernel_s = 600;  // [s] per kernel x shape
+  double target_ms = 100;             // [ms]
 };
 int run(const run_command& command);
 

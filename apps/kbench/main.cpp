@@ -6,8 +6,8 @@
 #include "commands.hpp"
 #include "subcommand.hpp"
 
-#include <CLI/CLI.hpp>
 #include <fmt/core.h>
+#include <CLI/CLI.hpp>
 
 #include <cstdio>
 
@@ -22,30 +22,43 @@ int main(int argc, char** argv) {
   auto* devices = app.add_subcommand("devices", "Backends and devices found on this machine");
 
   kbench::cli::measure_command m;
-  auto* measure = app.add_subcommand("measure", "The three-measure table for every implementation of one kernel/shape");
+  auto* measure =
+      app.add_subcommand("measure", "The three-measure table for every implementation of one kernel/shape");
   measure->add_option("--kernel,--op", m.kernel, "Kernel name (see `kbench list`)")->required();
   auto* shape_opt = measure->add_option("--shape", m.shape, "Shape, e.g. 104857600 or [1024,256]");
   measure->add_option("--shape-index", m.shape_index, "Index into the kernel's shapes")->excludes(shape_opt);
-  measure->add_option("--backend", m.backends, "Backends to run, comma-separated: auto, cpu, opencl, cuda, torch (default: every one the kernel has)")
+  measure
+      ->add_option("--backend", m.backends,
+                   "Backends to run, comma-separated: auto, cpu, opencl, cuda, torch (default: every one the "
+                   "kernel has)")
       ->delimiter(',');
   measure->add_option("--seed", m.seed, "Seed of the deterministic inputs")->capture_default_str();
-  measure->add_option("--repeat", m.timing.repeat, "Wall-latency samples (0: fill --target-ms)")->capture_default_str();
+  measure->add_option("--repeat", m.timing.repeat, "Wall-latency samples (0: fill --target-ms)")
+      ->capture_default_str();
   measure->add_option("--target-ms", m.timing.target_ms, "Time budget the repeat count fills [ms]")
       ->capture_default_str();
   measure->add_option("--warmup", m.timing.warmup, "Warm-up calls, each synced")->capture_default_str();
-  measure->add_option("--throughput-calls", m.timing.throughput_calls, "Calls per throughput batch (0: = repeat)")
+  measure
+      ->add_option("--throughput-calls", m.timing.throughput_calls,
+                   "Calls per throughput batch (0: = repeat)")
       ->capture_default_str();
   measure->add_flag("--flush-cache", m.timing.flush_cache, "Flush the last-level cache before every sample");
-  measure->add_option("--inject-sync-fault", m.fault, "Make result waits, the barrier or both no-ops: none|result|barrier|both")
+  measure
+      ->add_option("--inject-sync-fault", m.fault,
+                   "Make result waits, the barrier or both no-ops: none|result|barrier|both")
       ->capture_default_str();
   measure->add_option("--json", m.json_path, "Append v3 records to this JSON file");
 
   kbench::cli::run_command r;
-  auto* run = app.add_subcommand("run", "The suite: check every kernel x shape against torch and time it against the "
-                                        "torch baseline; summary table and v3 JSON");
-  run->add_option("--kernel,--op", r.kernels, "Kernels to run, comma-separated (default: all)")->delimiter(',');
+  auto* run =
+      app.add_subcommand("run",
+                         "The suite: check every kernel x shape against torch and time it against the "
+                         "torch baseline; summary table and v3 JSON");
+  run->add_option("--kernel,--op", r.kernels, "Kernels to run, comma-separated (default: all)")
+      ->delimiter(',');
   run->add_option("--backend", r.backend, "auto, cpu, opencl or cuda")->capture_default_str();
-  run->add_option("--impl", r.impls, "Implementations to time: kbench, torch (default: both)")->delimiter(',');
+  run->add_option("--impl", r.impls, "Implementations to time: kbench, torch (default: both)")
+      ->delimiter(',');
   run->add_option("--num-shapes", r.num_shapes, "Only the first N shapes of each kernel");
   run->add_option("--shape-index", r.shape_index, "Only shape I of each kernel");
   run->add_option("--seed", r.seed, "Seed of the deterministic inputs")->capture_default_str();
@@ -55,7 +68,8 @@ int main(int argc, char** argv) {
   run->add_option("--output", r.output, "Append v3 records to this JSON file");
   run->add_option("--timeout-per-kernel", r.timeout_per_kernel_s, "Seconds one kernel x shape may take")
       ->capture_default_str();
-  run->add_option("--target-ms", r.target_ms, "Time budget each repeat count fills [ms]")->capture_default_str();
+  run->add_option("--target-ms", r.target_ms, "Time budget each repeat count fills [ms]")
+      ->capture_default_str();
   bool run_list = false;
   run->add_flag("--list-kernels", run_list, "List kernels, shapes and backends, then exit");
 
@@ -72,7 +86,8 @@ int main(int argc, char** argv) {
   worker->add_option("--target-ms", w.target_ms);
 
   kbench::cli::calibrate_command c;
-  auto* calibrate = app.add_subcommand("calibrate", "Peak memory bandwidth of a device (STREAM copy and triad), cached");
+  auto* calibrate =
+      app.add_subcommand("calibrate", "Peak memory bandwidth of a device (STREAM copy and triad), cached");
   calibrate->add_option("--backend", c.backend, "auto, all, cpu, opencl or cuda")->capture_default_str();
   calibrate->add_option("--elements", c.elements, "Floats per array")->capture_default_str();
 

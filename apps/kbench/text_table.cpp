@@ -9,14 +9,16 @@ namespace kbench::cli {
 namespace {
 /// Display width in terminal columns: counts UTF-8 code points (every character used here is one column).
 std::size_t display_width(const std::string& s) {
-  return static_cast<std::size_t>(std::count_if(s.begin(), s.end(), [](char c) { return (c & 0xC0) != 0x80; }));
+  return static_cast<std::size_t>(
+      std::count_if(s.begin(), s.end(), [](char c) { return (c & 0xC0) != 0x80; }));
 }
 }  // namespace
 
 std::string text_table::render() const {
   std::vector<std::size_t> widths(m_header.size(), 0);
   auto widen = [&](const std::vector<std::string>& row) {
-    for (std::size_t i = 0; i < row.size() && i < widths.size(); ++i) widths[i] = std::max(widths[i], display_width(row[i]));
+    for (std::size_t i = 0; i < row.size() && i < widths.size(); ++i)
+      widths[i] = std::max(widths[i], display_width(row[i]));
   };
   widen(m_header);
   for (const auto& row : m_rows) widen(row);

@@ -13,7 +13,8 @@ namespace kbench {
 struct accuracy_report {
   bool passed = false;
   std::size_t elements = 0;
-  std::size_t mismatches = 0;  // elements outside atol + rtol * |want| (NaN where the reference is not NaN counts)
+  std::size_t mismatches =
+      0;  // elements outside atol + rtol * |want| (NaN where the reference is not NaN counts)
   double max_abs_error = 0;
   double max_rel_error = 0;  // |got - want| / |want|, over elements with want != 0
   std::string message;       // empty when passed; otherwise what failed, with the numbers

@@ -10,9 +10,9 @@ namespace kbench {
 
 struct backend_status {
   backend_kind kind = backend_kind::cpu;
-  bool compiled = false;     // built into this binary (cuda needs the toolkit at build time)
-  bool available = false;    // at least one device found at run time
-  std::string reason;        // why not available: "not built with CUDA support", "no OpenCL platform found", ...
+  bool compiled = false;   // built into this binary (cuda needs the toolkit at build time)
+  bool available = false;  // at least one device found at run time
+  std::string reason;  // why not available: "not built with CUDA support", "no OpenCL platform found", ...
   std::vector<device_info> devices;
 };
 
@@ -23,8 +23,8 @@ struct backend_status {
 /// The first available of cuda, opencl, cpu (torch is the baseline, never picked by auto).
 [[nodiscard]] backend_kind pick_auto_backend();
 
-/// Opens device `index` of `kind`. Throws kbench::error with the reason when the backend is not compiled in or
-/// has no such device.
+/// Opens device `index` of `kind`. Throws kbench::error with the reason when the backend is not compiled in
+/// or has no such device.
 [[nodiscard]] device_ptr open_device(backend_kind kind, std::size_t index = 0);
 
 }  // namespace kbench

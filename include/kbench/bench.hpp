@@ -23,10 +23,10 @@ struct noise_stop {
 };
 
 struct bench_options {
-  double warmup_ms = 25;   // warm-up budget [ms]
-  double rep_ms = 100;     // measurement budget [ms]; the repeat count is derived from it
+  double warmup_ms = 25;  // warm-up budget [ms]
+  double rep_ms = 100;    // measurement budget [ms]; the repeat count is derived from it
   bool flush_cache = false;
-  std::size_t flush_bytes = 0;  // size of the flush buffer [bytes]; 0 = the last-level cache size
+  std::size_t flush_bytes = 0;     // size of the flush buffer [bytes]; 0 = the last-level cache size
   std::optional<noise_stop> stop;  // when set, replaces the fixed repeat count
 };
 
@@ -55,8 +55,8 @@ struct bench_result {
 /// Warm-up, then timed synchronized calls, optionally flushing the cache before each and stopping on noise.
 [[nodiscard]] bench_result do_bench(const bench_target& target, const bench_options& options = {});
 
-/// Round-robin over `targets` (a, b, c, a, b, c, ...) for `repeat` rounds after `warmup` rounds, so that drift
-/// in the machine hits every implementation alike. One result per target, in order.
+/// Round-robin over `targets` (a, b, c, a, b, c, ...) for `repeat` rounds after `warmup` rounds, so that
+/// drift in the machine hits every implementation alike. One result per target, in order.
 [[nodiscard]] std::vector<bench_result> interleaved_bench(std::span<const bench_target> targets, int repeat,
                                                           int warmup = 1);
 

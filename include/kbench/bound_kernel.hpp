@@ -18,8 +18,10 @@ class bound_kernel {
 
   /// The target for bench/measure: call = one launch, barrier = the device's barrier.
   [[nodiscard]] bench_target target() const;
-  /// Runs one call, waits for it (verified), and reads every output back to the host with the reference's shapes.
-  [[nodiscard]] std::vector<host_tensor> run_and_read(const std::vector<host_tensor>& reference_outputs) const;
+  /// Runs one call, waits for it (verified), and reads every output back to the host with the reference's
+  /// shapes.
+  [[nodiscard]] std::vector<host_tensor> run_and_read(
+      const std::vector<host_tensor>& reference_outputs) const;
 
   [[nodiscard]] const config& used_config() const { return m_config; }
   [[nodiscard]] const device_ptr& device() const { return m_device; }

@@ -15,17 +15,18 @@ namespace kbench {
 struct calibration {
   std::string backend;
   std::string device;
-  std::size_t elements = 0;   // per array [float32 elements]
-  double copy_gbps = 0;       // 2 arrays x 4 bytes per element / median wall latency [GB/s, 1e9 bytes]
-  double triad_gbps = 0;      // 3 arrays x 4 bytes per element / median wall latency [GB/s]
-  std::int64_t timestamp = 0; // [s since the Unix epoch]
+  std::size_t elements = 0;    // per array [float32 elements]
+  double copy_gbps = 0;        // 2 arrays x 4 bytes per element / median wall latency [GB/s, 1e9 bytes]
+  double triad_gbps = 0;       // 3 arrays x 4 bytes per element / median wall latency [GB/s]
+  std::int64_t timestamp = 0;  // [s since the Unix epoch]
 };
 
 /// $KBENCH_CACHE_DIR, else ~/.cache/kbench.
 [[nodiscard]] std::filesystem::path cache_directory();
 
 /// Measures `device` (cpu, opencl or cuda) with arrays of `elements` floats (default 2^25 = 128 MiB each).
-[[nodiscard]] calibration calibrate_device(const device_ptr& device, std::size_t elements = std::size_t{1} << 25);
+[[nodiscard]] calibration calibrate_device(const device_ptr& device,
+                                           std::size_t elements = std::size_t{1} << 25);
 
 /// The cached calibration of this backend and device, if any (a corrupt cache file is reported and ignored).
 [[nodiscard]] std::optional<calibration> cached_calibration(const device_info& device);

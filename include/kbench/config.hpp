@@ -1,6 +1,6 @@
 #pragma once
-// A kernel configuration: named integer parameters (block sizes, vector widths, unroll factors, flags as 0/1).
-// Backends turn it into compile-time defines (-DNAME=VALUE for OpenCL and NVRTC).
+// A kernel configuration: named integer parameters (block sizes, vector widths, unroll factors, flags as
+// 0/1). Backends turn it into compile-time defines (-DNAME=VALUE for OpenCL and NVRTC).
 
 #include <cstdint>
 #include <map>

@@ -23,10 +23,10 @@ enum class backend_kind { cpu, opencl, cuda, torch };
 /// What a device says about itself; the fields feed reports, cache keys and launch limits.
 struct device_info {
   backend_kind backend = backend_kind::cpu;
-  std::string name;            // e.g. "pthread-skylake-avx512-Intel(R) Xeon(R) Processor"
-  std::string vendor;          // e.g. "GenuineIntel", "NVIDIA Corporation"
-  std::string platform;        // OpenCL platform name, "CUDA", "kbench thread pool", "libtorch"
-  std::string driver_version;  // driver / runtime version string
+  std::string name;                     // e.g. "pthread-skylake-avx512-Intel(R) Xeon(R) Processor"
+  std::string vendor;                   // e.g. "GenuineIntel", "NVIDIA Corporation"
+  std::string platform;                 // OpenCL platform name, "CUDA", "kbench thread pool", "libtorch"
+  std::string driver_version;           // driver / runtime version string
   std::size_t max_work_group_size = 0;  // [work-items]; 0 where the notion does not apply
   std::size_t global_memory_bytes = 0;  // [bytes]
   unsigned compute_units = 0;           // cores, SMs or OpenCL compute units

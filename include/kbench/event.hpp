@@ -23,7 +23,8 @@ class event {
   /// Non-blocking status query (clGetEventInfo, cuEventQuery, an atomic flag for the cpu worker).
   [[nodiscard]] virtual bool is_complete() const = 0;
 
-  /// Blocks until the work is complete, using the backend's own wait (clWaitForEvents, cuEventSynchronize, ...).
+  /// Blocks until the work is complete, using the backend's own wait (clWaitForEvents, cuEventSynchronize,
+  /// ...).
   virtual void wait() = 0;
 
   /// The device's timestamps for this execution; nullopt while not complete or when the backend has none.

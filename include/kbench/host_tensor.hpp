@@ -24,13 +24,14 @@ struct host_tensor {
   std::vector<float> values;
 
   host_tensor() = default;
-  explicit host_tensor(kbench::shape s) : shape(std::move(s)), values(static_cast<std::size_t>(element_count(shape))) {}
+  explicit host_tensor(kbench::shape s)
+      : shape(std::move(s)), values(static_cast<std::size_t>(element_count(shape))) {}
   [[nodiscard]] std::size_t size() const { return values.size(); }
   [[nodiscard]] std::size_t bytes() const { return values.size() * sizeof(float); }
 };
 
-/// Deterministic inputs: `count` floats uniform in [low, high) from a counter-based generator keyed by `seed`,
-/// the same on every machine and backend.
+/// Deterministic inputs: `count` floats uniform in [low, high) from a counter-based generator keyed by
+/// `seed`, the same on every machine and backend.
 [[nodiscard]] host_tensor uniform_tensor(const shape& s, std::uint64_t seed, float low, float high);
 
 }  // namespace kbench

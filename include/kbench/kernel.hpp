@@ -1,6 +1,6 @@
 #pragma once
-// A kernel: shapes, deterministic inputs, the torch reference, a tolerance, and one implementation per backend.
-// Kernels live in kernels/<name>/ and register themselves with KBENCH_KERNEL (registry.hpp).
+// A kernel: shapes, deterministic inputs, the torch reference, a tolerance, and one implementation per
+// backend. Kernels live in kernels/<name>/ and register themselves with KBENCH_KERNEL (registry.hpp).
 
 #include <kbench/call_result.hpp>
 #include <kbench/config.hpp>
@@ -15,8 +15,8 @@
 
 namespace kbench {
 
-/// Everything an implementation is bound to: the device, the problem shape, its config, and the inputs already
-/// uploaded to the device (one buffer per input, in make_inputs order).
+/// Everything an implementation is bound to: the device, the problem shape, its config, and the inputs
+/// already uploaded to the device (one buffer per input, in make_inputs order).
 struct kernel_args {
   device_ptr device;
   kbench::shape shape;
@@ -29,8 +29,8 @@ struct kernel_args {
 /// in the order of the reference's outputs.
 using launcher = std::function<call_result()>;
 
-/// Binds an implementation: allocates outputs, builds programs for the config. Throws kbench::error on a build
-/// failure (with the build log) or a config that does not fit the shape or device.
+/// Binds an implementation: allocates outputs, builds programs for the config. Throws kbench::error on a
+/// build failure (with the build log) or a config that does not fit the shape or device.
 using implementation_factory = std::function<launcher(const kernel_args&)>;
 
 struct implementation {
@@ -40,7 +40,8 @@ struct implementation {
   std::string baseline_form;  // torch only: how the baseline calls torch, e.g. "at::exp_out (preallocated)"
 };
 
-/// When a result matches the reference: |got - want| <= atol + rtol * |want| for all but a fraction of elements.
+/// When a result matches the reference: |got - want| <= atol + rtol * |want| for all but a fraction of
+/// elements.
 struct tolerance {
   double atol = 1e-5;
   double rtol = 1e-5;

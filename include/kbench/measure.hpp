@@ -11,12 +11,12 @@
 namespace kbench {
 
 struct measure_options {
-  int repeat = 0;             // wall-latency samples; 0 = compute_repeat(target, target_ms)
-  double target_ms = 100;     // time budget that compute_repeat fills [ms]
-  int warmup = 2;             // warm-up calls, each synced on its own result
-  int throughput_calls = 0;   // calls per throughput batch; 0 = repeat
-  int throughput_batches = 3; // batches; throughput is the median over batches
-  bool flush_cache = false;   // flush before every wall-latency sample
+  int repeat = 0;              // wall-latency samples; 0 = compute_repeat(target, target_ms)
+  double target_ms = 100;      // time budget that compute_repeat fills [ms]
+  int warmup = 2;              // warm-up calls, each synced on its own result
+  int throughput_calls = 0;    // calls per throughput batch; 0 = repeat
+  int throughput_batches = 3;  // batches; throughput is the median over batches
+  bool flush_cache = false;    // flush before every wall-latency sample
 };
 
 struct measurement {

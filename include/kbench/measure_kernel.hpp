@@ -36,7 +36,8 @@ struct measure_kernel_options {
   std::function<void(const std::string&)> progress;  // optional: told what is being done
 };
 
-[[nodiscard]] std::vector<implementation_measurement> measure_kernel(const kernel_definition& kernel, const shape& s,
+[[nodiscard]] std::vector<implementation_measurement> measure_kernel(const kernel_definition& kernel,
+                                                                     const shape& s,
                                                                      const measure_kernel_options& options);
 
 }  // namespace kbench

@@ -35,7 +35,8 @@ class kernel_builder {
   kernel_definition m_def;
 };
 
-/// Adds a kernel; throws kbench::error on a duplicate name or a definition missing shapes, inputs or reference.
+/// Adds a kernel; throws kbench::error on a duplicate name or a definition missing shapes, inputs or
+/// reference.
 bool register_kernel(kernel_definition def);
 
 /// Every registered kernel, sorted by name.
@@ -47,8 +48,8 @@ bool register_kernel(kernel_definition def);
 }  // namespace kbench
 
 /// Defines and registers a kernel at static-initialization time; the body returns a kernel_builder.
-#define KBENCH_KERNEL(ident)                                                                          \
-  static ::kbench::kernel_builder kbench_define_##ident();                                           \
-  [[maybe_unused]] static const bool kbench_registered_##ident =                                     \
-      ::kbench::register_kernel(kbench_define_##ident().build());                                    \
+#define KBENCH_KERNEL(ident)                                      \
+  static ::kbench::kernel_builder kbench_define_##ident();        \
+  [[maybe_unused]] static const bool kbench_registered_##ident =  \
+      ::kbench::register_kernel(kbench_define_##ident().build()); \
   static ::kbench::kernel_builder kbench_define_##ident()

@@ -11,11 +11,11 @@ namespace kbench {
 struct summary {
   std::size_t count = 0;
   double min = 0, max = 0, mean = 0, median = 0;
-  double stdev = 0;             // sample standard deviation (n - 1)
+  double stdev = 0;                // sample standard deviation (n - 1)
   double q1 = 0, q3 = 0, iqr = 0;  // quartiles by linear interpolation (numpy's default), iqr = q3 - q1
-  double median_ci_low = 0;     // 99% distribution-free confidence interval of the median (order statistics)
+  double median_ci_low = 0;  // 99% distribution-free confidence interval of the median (order statistics)
   double median_ci_high = 0;
-  double cv = 0;                // coefficient of variation = stdev / mean [fraction]
+  double cv = 0;  // coefficient of variation = stdev / mean [fraction]
 };
 
 /// Quantile q in [0, 1] of `samples` by linear interpolation between order statistics (numpy "linear").

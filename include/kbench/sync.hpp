@@ -1,6 +1,6 @@
 #pragma once
-// Synchronization with verification. Every wait kbench does is followed by a status query of the awaited work;
-// work that is not complete after its wait is a *sync violation*: the wait returned early.
+// Synchronization with verification. Every wait kbench does is followed by a status query of the awaited
+// work; work that is not complete after its wait is a *sync violation*: the wait returned early.
 
 #include <kbench/bench_target.hpp>
 #include <kbench/call_result.hpp>
@@ -16,7 +16,8 @@ namespace kbench {
 /// Runs `target.barrier()`, then counts events of `results` that still report incomplete (0 when correct).
 [[nodiscard]] int barrier_and_check(const bench_target& target, std::span<const call_result> results);
 
-/// Counts calls of `results` whose every event reports complete with device timestamps right now (the capture).
+/// Counts calls of `results` whose every event reports complete with device timestamps right now (the
+/// capture).
 [[nodiscard]] std::size_t count_captured(std::span<const call_result> results);
 
 /// Waits for every event of `results` by polling their status, so that work left running by a broken sync

@@ -11,7 +11,9 @@ KBENCH_KERNEL(exp) {
   kernel_builder builder("exp");
   builder.describe("y = exp(x), elementwise")
       .shapes({{1024}, {4096}, {16384}, {65536}, {262144}, {1048576}, {16777216}, {104857600}})
-      .inputs([](const shape& s, std::uint64_t seed) { return std::vector{uniform_tensor(s, seed, -8.0f, 8.0f)}; })
+      .inputs([](const shape& s, std::uint64_t seed) {
+        return std::vector{uniform_tensor(s, seed, -8.0f, 8.0f)};
+      })
       .reference(&exp_reference)
       .tolerance(1e-6, 1e-5)
       .bytes_moved([](const shape& s) { return 2.0 * sizeof(float) * static_cast<double>(element_count(s)); })

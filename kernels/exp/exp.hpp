@@ -1,5 +1,6 @@
 #pragma once
-// exp: y = exp(x) elementwise over float32, the first kernel of the suite (memory bound: 8 bytes per element).
+// exp: y = exp(x) elementwise over float32, the first kernel of the suite (memory bound: 8 bytes per
+// element).
 
 #include <kbench/host_tensor.hpp>
 #include <kbench/kernel.hpp>

@@ -1,4 +1,5 @@
-// exp's torch reference and baseline (at::exp_out into a preallocated output: compares kernels, not allocators).
+// exp's torch reference and baseline (at::exp_out into a preallocated output: compares kernels, not
+// allocators).
 
 #include "baseline/torch_glue.hpp"
 
@@ -11,7 +12,8 @@ std::vector<host_tensor> exp_reference(const std::vector<host_tensor>& inputs) {
 }
 
 launcher bind_exp_torch(const kernel_args& args) {
-  buffer_ptr output = args.device->allocate(static_cast<std::size_t>(element_count(args.shape)) * sizeof(float));
+  buffer_ptr output =
+      args.device->allocate(static_cast<std::size_t>(element_count(args.shape)) * sizeof(float));
   at::Tensor x = torch_glue::view(args.inputs.at(0), args.shape);
   at::Tensor y = torch_glue::view(output, args.shape);
   return torch_glue::synchronous_launcher([x, y]() mutable { at::exp_out(y, x); }, {output});

@@ -38,7 +38,9 @@ class torch_device final : public device {
     m_info.compute_units = static_cast<unsigned>(at::get_num_threads());
   }
   [[nodiscard]] const device_info& info() const override { return m_info; }
-  [[nodiscard]] buffer_ptr allocate(std::size_t bytes) override { return std::make_shared<cpu::host_buffer>(bytes); }
+  [[nodiscard]] buffer_ptr allocate(std::size_t bytes) override {
+    return std::make_shared<cpu::host_buffer>(bytes);
+  }
   void barrier() override {}  // every baseline call is synchronous: nothing is ever pending
 
  private:
@@ -47,8 +49,12 @@ class torch_device final : public device {
 
 }  // namespace
 
-device_info torch_device_info() { return torch_device().info(); }
+device_info torch_device_info() {
+  return torch_device().info();
+}
 
-device_ptr open_torch_device() { return std::make_shared<torch_device>(); }
+device_ptr open_torch_device() {
+  return std::make_shared<torch_device>();
+}
 
 }  // namespace kbench

@@ -9,9 +9,12 @@
 namespace kbench::torch_glue {
 
 namespace {
-std::vector<std::int64_t> sizes_of(const shape& s) { return {s.begin(), s.end()}; }
+std::vector<std::int64_t> sizes_of(const shape& s) {
+  return {s.begin(), s.end()};
+}
 std::int64_t steady_now_ns() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
       .count();
 }
 }  // namespace
@@ -28,7 +31,8 @@ at::Tensor view(const host_tensor& t) {
 
 at::Tensor view(const buffer_ptr& b, const shape& s) {
   if (b->size_bytes() < static_cast<std::size_t>(element_count(s)) * sizeof(float)) {
-    KBENCH_THROW("buffer of {} bytes is too small for a float32 tensor of shape {}", b->size_bytes(), to_string(s));
+    KBENCH_THROW("buffer of {} bytes is too small for a float32 tensor of shape {}", b->size_bytes(),
+                 to_string(s));
   }
   return at::from_blob(cpu::float_data(b), sizes_of(s), at::TensorOptions().dtype(at::kFloat));
 }

@@ -34,7 +34,8 @@ std::string cpu_model() {
 }
 
 std::int64_t total_memory_gib() {
-  const double bytes = static_cast<double>(sysconf(_SC_PHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGESIZE));
+  const double bytes =
+      static_cast<double>(sysconf(_SC_PHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGESIZE));
   return static_cast<std::int64_t>(bytes / (1024.0 * 1024.0 * 1024.0));
 }
 
@@ -67,22 +68,24 @@ nlohmann::json make_record(const record_context& context, const std::string& met
   extra["shape"] = context.shape;
   extra["effort"] = context.effort;
   extra["config"] = context.config;
-  return nlohmann::json{
-      {"schema_version", "v3"},
-      {"timestamp", context.timestamp},
-      {"benchmark",
-       {{"name", "kbench"}, {"mode", "inference"}, {"dtype", context.dtype}, {"extra_info", std::move(extra)}}},
-      {"model",
-       {{"name", context.kernel},
-        {"type", "kernel"},
-        {"backend", model_backend(context.device.backend)},
-        {"origins", {"kbench"}}}},
-      {"metric",
-       {{"name", metric},
-        {"benchmark_values", values},
-        {"target_value", 0},
-        {"extra_info", std::move(metric_extra)}}},
-      {"runners", nlohmann::json::array({runner_of(context.device)})}};
+  return nlohmann::json{{"schema_version", "v3"},
+                        {"timestamp", context.timestamp},
+                        {"benchmark",
+                         {{"name", "kbench"},
+                          {"mode", "inference"},
+                          {"dtype", context.dtype},
+                          {"extra_info", std::move(extra)}}},
+                        {"model",
+                         {{"name", context.kernel},
+                          {"type", "kernel"},
+                          {"backend", model_backend(context.device.backend)},
+                          {"origins", {"kbench"}}}},
+                        {"metric",
+                         {{"name", metric},
+                          {"benchmark_values", values},
+                          {"target_value", 0},
+                          {"extra_info", std::move(metric_extra)}}},
+                        {"runners", nlohmann::json::array({runner_of(context.device)})}};
 }
 
 std::string validate_records(const nlohmann::json& doc) {
@@ -95,7 +98,8 @@ std::string validate_records(const nlohmann::json& doc) {
     for (const char* key : {"benchmark", "model", "metric"}) {
       if (!r.contains(key) || !r[key].is_object()) return fail(fmt::format("missing object '{}'", key));
     }
-    if (!r["model"].contains("name") || !r["metric"].contains("name")) return fail("missing model.name or metric.name");
+    if (!r["model"].contains("name") || !r["metric"].contains("name"))
+      return fail("missing model.name or metric.name");
     if (!r["metric"].contains("benchmark_values") || !r["metric"]["benchmark_values"].is_array()) {
       return fail("metric.benchmark_values is not a list");
     }
@@ -107,7 +111,8 @@ void write_file_atomically(const std::filesystem::path& path, const std::string&
   const std::filesystem::path dir = path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
   std::string tmpl = (dir / ("." + path.filename().string() + ".XXXXXX")).string();
   const int fd = mkstemp(tmpl.data());
-  if (fd < 0) KBENCH_THROW("cannot create a temporary file beside {}: {}", path.string(), std::strerror(errno));
+  if (fd < 0)
+    KBENCH_THROW("cannot create a temporary file beside {}: {}", path.string(), std::strerror(errno));
   std::size_t written = 0;
   while (written < text.size()) {
     const ssize_t n = ::write(fd, text.data() + written, text.size() - written);
@@ -142,7 +147,8 @@ void append_records(const std::filesystem::path& path, const nlohmann::json& rec
       KBENCH_THROW("{} exists and is not valid JSON; refusing to overwrite it", path.string());
     }
     if (std::string why = validate_records(existing); !why.empty()) {
-      KBENCH_THROW("{} exists and is not a list of v3 records ({}); refusing to overwrite it", path.string(), why);
+      KBENCH_THROW("{} exists and is not a list of v3 records ({}); refusing to overwrite it", path.string(),
+                   why);
     }
     all = std::move(existing);
   }

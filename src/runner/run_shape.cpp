@@ -31,8 +31,9 @@ struct prepared {
 
 /// Binds and checks one implementation. Returns nullopt-like (bound == nullptr) with `failed` set on failure.
 prepared prepare(const kernel_definition& kernel, const implementation& impl, const std::string& label,
-                 const shape& s, const std::vector<host_tensor>& inputs, const std::vector<host_tensor>& expected,
-                 const tolerance& tol, std::optional<failure>& failed) {
+                 const shape& s, const std::vector<host_tensor>& inputs,
+                 const std::vector<host_tensor>& expected, const tolerance& tol,
+                 std::optional<failure>& failed) {
   prepared p;
   p.result.impl = label;
   p.result.baseline_form = impl.baseline_form;
@@ -76,7 +77,8 @@ void record_measurement(impl_result& r, const measurement& m) {
 
 }  // namespace
 
-shape_result run_shape(const kernel_definition& kernel, std::size_t shape_index, const shape_options& options) {
+shape_result run_shape(const kernel_definition& kernel, std::size_t shape_index,
+                       const shape_options& options) {
   const auto started = std::chrono::steady_clock::now();
   shape_result result;
   result.kernel = kernel.name;
@@ -97,7 +99,8 @@ shape_result run_shape(const kernel_definition& kernel, std::size_t shape_index,
   const implementation* torch_impl = kernel.find(backend_kind::torch);
   if (options.run_kbench && kbench_impl == nullptr) {
     result.status = shape_status::unavailable;
-    result.reason = fmt::format("kernel '{}' has no {} implementation", kernel.name, kbench::to_string(options.backend));
+    result.reason =
+        fmt::format("kernel '{}' has no {} implementation", kernel.name, kbench::to_string(options.backend));
     return finish();
   }
   if (options.run_torch && torch_impl == nullptr) {
@@ -114,8 +117,10 @@ shape_result run_shape(const kernel_definition& kernel, std::size_t shape_index,
 
   std::optional<failure> failed;
   std::vector<prepared> impls;
-  if (options.run_kbench) impls.push_back(prepare(kernel, *kbench_impl, "kbench", s, inputs, expected, tol, failed));
-  if (options.run_torch) impls.push_back(prepare(kernel, *torch_impl, "torch", s, inputs, expected, tol, failed));
+  if (options.run_kbench)
+    impls.push_back(prepare(kernel, *kbench_impl, "kbench", s, inputs, expected, tol, failed));
+  if (options.run_torch)
+    impls.push_back(prepare(kernel, *torch_impl, "torch", s, inputs, expected, tol, failed));
 
   // Time what was built and checked: the three measures each, then interleaved at one repeat count.
   std::vector<bench_target> targets;

@@ -114,12 +114,9 @@ void from_json(const nlohmann::json& j, impl_result& r) {
 }
 
 void to_json(nlohmann::json& j, const shape_result& r) {
-  j = {{"kernel", r.kernel},
-       {"shape", r.shape},
-       {"shape_index", r.shape_index},
-       {"status", std::string(to_string(r.status))},
-       {"reason", r.reason},
-       {"bytes_moved", r.bytes_moved},
+  j = {{"kernel", r.kernel},           {"shape", r.shape},
+       {"shape_index", r.shape_index}, {"status", std::string(to_string(r.status))},
+       {"reason", r.reason},           {"bytes_moved", r.bytes_moved},
        {"elapsed_s", r.elapsed_s}};
   if (r.kbench) j["kbench"] = *r.kbench;
   if (r.torch) j["torch"] = *r.torch;

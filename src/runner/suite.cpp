@@ -86,20 +86,23 @@ shape_result failed_item(const suite_item& item, shape_status status, std::strin
   r.status = status;
   r.reason = std::move(reason);
   r.elapsed_s = elapsed_s;
-  if (item.kernel->bytes_moved) r.bytes_moved = item.kernel->bytes_moved(item.kernel->shapes[item.shape_index]);
+  if (item.kernel->bytes_moved)
+    r.bytes_moved = item.kernel->bytes_moved(item.kernel->shapes[item.shape_index]);
   return r;
 }
 
 shape_result collect(const suite_item& item, const worker_outcome& outcome, double timeout_s) {
   if (outcome.timed_out) {
-    return failed_item(item, shape_status::timeout, fmt::format("no result within {:g} s (--timeout-per-kernel)", timeout_s),
+    return failed_item(item, shape_status::timeout,
+                       fmt::format("no result within {:g} s (--timeout-per-kernel)", timeout_s),
                        outcome.elapsed_s);
   }
   if (outcome.signal != 0) {
-    return failed_item(item, shape_status::crashed,
-                       fmt::format("the worker was killed by signal {} ({}){}{}", outcome.signal,
-                                   strsignal(outcome.signal), outcome.err.empty() ? "" : ": ", tail_of(outcome.err)),
-                       outcome.elapsed_s);
+    return failed_item(
+        item, shape_status::crashed,
+        fmt::format("the worker was killed by signal {} ({}){}{}", outcome.signal, strsignal(outcome.signal),
+                    outcome.err.empty() ? "" : ": ", tail_of(outcome.err)),
+        outcome.elapsed_s);
   }
   // The result is the last line of the worker's standard output.
   std::string out = outcome.out;
@@ -116,8 +119,8 @@ shape_result collect(const suite_item& item, const worker_outcome& outcome, doub
   try {
     return doc.get<shape_result>();
   } catch (const std::exception& e) {
-    return failed_item(item, shape_status::runtime_error, fmt::format("unreadable worker result: {}", e.what()),
-                       outcome.elapsed_s);
+    return failed_item(item, shape_status::runtime_error,
+                       fmt::format("unreadable worker result: {}", e.what()), outcome.elapsed_s);
   }
 }
 

@@ -81,7 +81,8 @@ worker_outcome run_worker(const std::vector<std::string>& argv, double timeout_s
   while (open_pipes > 0) {
     int wait_ms = -1;
     if (timeout_s > 0) {
-      const double left_s = timeout_s - std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+      const double left_s =
+          timeout_s - std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
       if (left_s <= 0) {
         outcome.timed_out = true;
         ::kill(-pid, SIGKILL);  // the whole group: the worker and anything it started

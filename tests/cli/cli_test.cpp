@@ -59,21 +59,24 @@ TEST(Cli, OpIsAnAliasOfKernel) {
 TEST(Cli, UnknownBackendExitsWithTwoAndListsTheValidNames) {
   const auto r = run_kbench("measure --kernel exp --shape 1024 --backend tpu");
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.output.find("kbench: unknown backend 'tpu' (valid: auto, cpu, opencl, cuda, torch)"), std::string::npos)
+  EXPECT_NE(r.output.find("kbench: unknown backend 'tpu' (valid: auto, cpu, opencl, cuda, torch)"),
+            std::string::npos)
       << r.output;
 }
 
 TEST(Cli, AutoBackendPicksOpenclHereBeforeCpu) {
   const auto r = run_kbench("measure --kernel exp --shape 1024 --backend auto --repeat 10");
   ASSERT_EQ(r.exit_code, 0) << r.output;
-  EXPECT_NE(r.output.find("\nopencl "), std::string::npos) << r.output;  // PoCL is installed by the test setup
+  EXPECT_NE(r.output.find("\nopencl "), std::string::npos)
+      << r.output;  // PoCL is installed by the test setup
   EXPECT_EQ(r.output.find("\ncpu "), std::string::npos) << r.output;
 }
 
 TEST(Cli, UnknownShapeExitsWithTwoAndListsTheKernelsShapes) {
   const auto r = run_kbench("measure --kernel exp --shape 1000");
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.output.find("kbench: unknown shape [1000] for kernel 'exp' (valid: [1024] [4096]"), std::string::npos)
+  EXPECT_NE(r.output.find("kbench: unknown shape [1000] for kernel 'exp' (valid: [1024] [4096]"),
+            std::string::npos)
       << r.output;
 }
 
@@ -83,13 +86,15 @@ TEST(Cli, MalformedShapeAndOutOfRangeIndexExitWithTwo) {
   EXPECT_NE(bad.output.find("invalid shape '12ab'"), std::string::npos) << bad.output;
   const auto index = run_kbench("measure --kernel exp --shape-index 99");
   EXPECT_EQ(index.exit_code, 2);
-  EXPECT_NE(index.output.find("shape index 99 out of range for kernel 'exp'"), std::string::npos) << index.output;
+  EXPECT_NE(index.output.find("shape index 99 out of range for kernel 'exp'"), std::string::npos)
+      << index.output;
 }
 
 TEST(Cli, UnknownSyncFaultExitsWithTwo) {
   const auto r = run_kbench("measure --kernel exp --shape 1024 --inject-sync-fault sometimes");
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.output.find("unknown sync fault 'sometimes' (valid: none, result, barrier, both)"), std::string::npos)
+  EXPECT_NE(r.output.find("unknown sync fault 'sometimes' (valid: none, result, barrier, both)"),
+            std::string::npos)
       << r.output;
 }
 
@@ -118,7 +123,8 @@ TEST(Cli, MeasureWritesOneV3RecordPerImplementationAndMetric) {
     EXPECT_FALSE(rec.at("runners")[0].at("type").get<std::string>().empty());
     const std::string backend = rec.at("model").at("backend");
     const std::string metric = rec.at("metric").at("name");
-    EXPECT_TRUE(metrics_by_backend[backend].insert(metric).second) << "duplicate " << backend << " " << metric;
+    EXPECT_TRUE(metrics_by_backend[backend].insert(metric).second)
+        << "duplicate " << backend << " " << metric;
     if (metric != "accuracy") {
       EXPECT_TRUE(rec.at("metric").at("extra_info").at("valid").get<bool>()) << backend << " " << metric;
     }
@@ -130,7 +136,8 @@ TEST(Cli, MeasureWritesOneV3RecordPerImplementationAndMetric) {
       EXPECT_EQ(values.size(), 20U) << backend;
     }
   }
-  const std::set<std::string> expected{"accuracy", "latency_ms", "throughput_ms", "device_ms", "capture_ratio"};
+  const std::set<std::string> expected{"accuracy", "latency_ms", "throughput_ms", "device_ms",
+                                       "capture_ratio"};
   for (const char* backend : {"torch", "kbench-cpu", "kbench-opencl"}) {
     EXPECT_EQ(metrics_by_backend[backend], expected) << backend;
   }
@@ -139,8 +146,10 @@ TEST(Cli, MeasureWritesOneV3RecordPerImplementationAndMetric) {
 TEST(Cli, InjectedSyncFaultIsShownAsAFailureAndExitsNonZero) {
   const auto dir = scratch_dir("fault");
   const auto json = dir / "r.json";
-  const auto r = run_kbench("measure --kernel exp --shape 1048576 --backend cpu --repeat 20 --inject-sync-fault both "
-                            "--json " + json.string());
+  const auto r = run_kbench(
+      "measure --kernel exp --shape 1048576 --backend cpu --repeat 20 --inject-sync-fault both "
+      "--json " +
+      json.string());
   EXPECT_EQ(r.exit_code, 1) << r.output;
   EXPECT_NE(r.output.find("FAIL ("), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("INVALID"), std::string::npos) << r.output;
@@ -156,7 +165,8 @@ TEST(Cli, InjectedSyncFaultIsShownAsAFailureAndExitsNonZero) {
 TEST(Cli, JsonIsAppendedToAValidFile) {
   const auto dir = scratch_dir("append");
   const auto json = dir / "r.json";
-  const std::string args = "measure --kernel exp --shape 1024 --backend cpu --repeat 10 --json " + json.string();
+  const std::string args =
+      "measure --kernel exp --shape 1024 --backend cpu --repeat 10 --json " + json.string();
   ASSERT_EQ(run_kbench(args).exit_code, 0);
   const auto first = read_json(json).size();
   ASSERT_GT(first, 0U);
@@ -169,14 +179,16 @@ TEST(Cli, AnUnparsableJsonFileIsNeverOverwritten) {
   const auto json = dir / "r.json";
   const std::string garbage = "{ this is not a results file";
   std::ofstream(json) << garbage;
-  const auto r = run_kbench("measure --kernel exp --shape 1024 --backend cpu --repeat 10 --json " + json.string());
+  const auto r =
+      run_kbench("measure --kernel exp --shape 1024 --backend cpu --repeat 10 --json " + json.string());
   EXPECT_NE(r.exit_code, 0);
   EXPECT_NE(r.output.find("refusing to overwrite it"), std::string::npos) << r.output;
   EXPECT_EQ(read_text(json), garbage);
 
   const std::string not_v3 = R"([{"schema_version": "v2"}])";
   std::ofstream(json, std::ios::trunc) << not_v3;
-  const auto r2 = run_kbench("measure --kernel exp --shape 1024 --backend cpu --repeat 10 --json " + json.string());
+  const auto r2 =
+      run_kbench("measure --kernel exp --shape 1024 --backend cpu --repeat 10 --json " + json.string());
   EXPECT_NE(r2.exit_code, 0);
   EXPECT_EQ(read_text(json), not_v3);
 }

@@ -23,17 +23,21 @@ inline process_result run_kbench_env(const std::string& env_prefix, const std::s
   FILE* pipe = popen(command.c_str(), "r");
   if (pipe == nullptr) return result;
   std::array<char, 4096> chunk{};
-  while (std::fgets(chunk.data(), static_cast<int>(chunk.size()), pipe) != nullptr) result.output += chunk.data();
+  while (std::fgets(chunk.data(), static_cast<int>(chunk.size()), pipe) != nullptr)
+    result.output += chunk.data();
   const int status = pclose(pipe);
   result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   return result;
 }
 
-inline process_result run_kbench(const std::string& args) { return run_kbench_env("", args); }
+inline process_result run_kbench(const std::string& args) {
+  return run_kbench_env("", args);
+}
 
 /// A fresh empty directory for one test's files.
 inline std::filesystem::path scratch_dir(const std::string& name) {
-  auto dir = std::filesystem::temp_directory_path() / ("kbench-cli-test-" + name + "-" + std::to_string(getpid()));
+  auto dir =
+      std::filesystem::temp_directory_path() / ("kbench-cli-test-" + name + "-" + std::to_string(getpid()));
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   return dir;

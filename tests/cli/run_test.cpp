@@ -14,9 +14,12 @@ namespace kbench::test {
 namespace {
 
 // Every run shares one calibration cache so that only the first test pays for `kbench calibrate`.
-const std::string env = "KBENCH_CACHE_DIR=" + (std::filesystem::temp_directory_path() / "kbench-cli-test-cache").string() + " ";
+const std::string env =
+    "KBENCH_CACHE_DIR=" + (std::filesystem::temp_directory_path() / "kbench-cli-test-cache").string() + " ";
 
-process_result run(const std::string& args) { return run_kbench_env(env, "run " + args); }
+process_result run(const std::string& args) {
+  return run_kbench_env(env, "run " + args);
+}
 
 nlohmann::json read_json(const std::filesystem::path& path) {
   std::ifstream in(path);
@@ -26,13 +29,15 @@ nlohmann::json read_json(const std::filesystem::path& path) {
 TEST(CliRun, RunsTheSelectedShapesAndPrintsTotalsPerShape) {
   const auto r = run("--kernel exp --backend cpu --num-shapes 2 --target-ms 5");
   ASSERT_EQ(r.exit_code, 0) << r.output;
-  for (const char* column : {"Kernel", "Shape", "Status", "kbench (ms)", "torch (ms)", "Speedup", "% peak BW"}) {
+  for (const char* column :
+       {"Kernel", "Shape", "Status", "kbench (ms)", "torch (ms)", "Speedup", "% peak BW"}) {
     EXPECT_NE(r.output.find(column), std::string::npos) << column;
   }
   EXPECT_NE(r.output.find("exp    | [1024] "), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("exp    | [4096] "), std::string::npos) << r.output;
   EXPECT_EQ(r.output.find("[16384]"), std::string::npos) << r.output;
-  EXPECT_NE(r.output.find("Total: 2/2 shapes passed; geometric-mean speedup "), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("Total: 2/2 shapes passed; geometric-mean speedup "), std::string::npos)
+      << r.output;
   EXPECT_NE(r.output.find("exp: at::exp_out into a preallocated output"), std::string::npos) << r.output;
 }
 
@@ -46,7 +51,8 @@ TEST(CliRun, ShapeIndexSelectsOneShapePerKernelAndOpIsAnAlias) {
 TEST(CliRun, ImplTorchTimesOnlyTheBaseline) {
   const auto dir = scratch_dir("run-impl");
   const auto json = dir / "r.json";
-  const auto r = run("--kernel exp --backend cpu --num-shapes 1 --impl torch --target-ms 5 --output " + json.string());
+  const auto r =
+      run("--kernel exp --backend cpu --num-shapes 1 --impl torch --target-ms 5 --output " + json.string());
   ASSERT_EQ(r.exit_code, 0) << r.output;
   for (const auto& rec : read_json(json)) EXPECT_EQ(rec.at("model").at("backend"), "torch");
 }
@@ -115,18 +121,26 @@ TEST(CliRun, WritesOneV3RecordPerImplementationAndMetric) {
     EXPECT_TRUE(seen.insert({backend, rec.at("metric").at("name")}).second) << backend;
     EXPECT_EQ(rec.at("runners")[0].at("name"), backend == "torch" ? "torch" : "opencl");
   }
-  const std::set<std::pair<std::string, std::string>> expected{
-      {"kbench-opencl", "accuracy"},    {"kbench-opencl", "latency_ms"},   {"kbench-opencl", "throughput_ms"},
-      {"kbench-opencl", "device_ms"},   {"kbench-opencl", "capture_ratio"}, {"kbench-opencl", "speedup"},
-      {"kbench-opencl", "bandwidth_gbps"}, {"torch", "accuracy"},          {"torch", "latency_ms"},
-      {"torch", "throughput_ms"},       {"torch", "device_ms"},            {"torch", "capture_ratio"}};
+  const std::set<std::pair<std::string, std::string>> expected{{"kbench-opencl", "accuracy"},
+                                                               {"kbench-opencl", "latency_ms"},
+                                                               {"kbench-opencl", "throughput_ms"},
+                                                               {"kbench-opencl", "device_ms"},
+                                                               {"kbench-opencl", "capture_ratio"},
+                                                               {"kbench-opencl", "speedup"},
+                                                               {"kbench-opencl", "bandwidth_gbps"},
+                                                               {"torch", "accuracy"},
+                                                               {"torch", "latency_ms"},
+                                                               {"torch", "throughput_ms"},
+                                                               {"torch", "device_ms"},
+                                                               {"torch", "capture_ratio"}};
   EXPECT_EQ(seen, expected);
 }
 
 TEST(CliRun, AppendsToAValidFileAndRefusesAnInvalidOne) {
   const auto dir = scratch_dir("run-append");
   const auto json = dir / "r.json";
-  const std::string args = "--kernel exp --backend cpu --num-shapes 1 --target-ms 5 --output " + json.string();
+  const std::string args =
+      "--kernel exp --backend cpu --num-shapes 1 --target-ms 5 --output " + json.string();
   ASSERT_EQ(run(args).exit_code, 0);
   const auto first = read_json(json).size();
   ASSERT_EQ(run(args).exit_code, 0);
@@ -145,8 +159,9 @@ TEST(CliRun, AppendsToAValidFileAndRefusesAnInvalidOne) {
 TEST(CliRun, ACrashingShapeIsReportedAndTheOtherShapesKeepTheirResults) {
   const auto dir = scratch_dir("run-crash");
   const auto json = dir / "r.json";
-  const auto r = run_kbench_env(env + "KBENCH_INJECT_WORKER_FAULT=exp:1:segv ",
-                                "run --kernel exp --backend cpu --num-shapes 3 --target-ms 5 --output " + json.string());
+  const auto r =
+      run_kbench_env(env + "KBENCH_INJECT_WORKER_FAULT=exp:1:segv ",
+                     "run --kernel exp --backend cpu --num-shapes 3 --target-ms 5 --output " + json.string());
   EXPECT_EQ(r.exit_code, 1) << r.output;
   EXPECT_NE(r.output.find("| crashed"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("killed by signal 11 (Segmentation fault)"), std::string::npos) << r.output;
@@ -161,8 +176,9 @@ TEST(CliRun, ACrashingShapeIsReportedAndTheOtherShapesKeepTheirResults) {
 }
 
 TEST(CliRun, AHangingShapeTimesOutAndTheRunGoesOn) {
-  const auto r = run_kbench_env(env + "KBENCH_INJECT_WORKER_FAULT=exp:0:hang ",
-                                "run --kernel exp --backend cpu --num-shapes 2 --target-ms 5 --timeout-per-kernel 3");
+  const auto r =
+      run_kbench_env(env + "KBENCH_INJECT_WORKER_FAULT=exp:0:hang ",
+                     "run --kernel exp --backend cpu --num-shapes 2 --target-ms 5 --timeout-per-kernel 3");
   EXPECT_EQ(r.exit_code, 1) << r.output;
   EXPECT_NE(r.output.find("| timeout"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("no result within 3 s (--timeout-per-kernel)"), std::string::npos) << r.output;
@@ -182,11 +198,13 @@ TEST(CliRun, CtrlCStopsAfterTheCurrentShapeAndWritesWhatWasMeasured) {
   const auto dir = scratch_dir("run-interrupt");
   const auto json = dir / "r.json";
   // SIGINT after 4 s, while the third shape hangs: the first two are kept and the summary says so.
-  // (--foreground: one SIGINT to kbench alone, as a terminal Ctrl-C gives; without it timeout signals its whole
-  // group a second time, which is the "Ctrl-C again to abort" case.)
-  const auto r = run_kbench_env(env + "KBENCH_INJECT_WORKER_FAULT=exp:2:hang timeout --foreground --preserve-status --signal=INT 4 ",
-                                "run --kernel exp --backend cpu --num-shapes 4 --target-ms 5 --timeout-per-kernel 8 "
-                                "--output " + json.string());
+  // (--foreground: one SIGINT to kbench alone, as a terminal Ctrl-C gives; without it timeout signals its
+  // whole group a second time, which is the "Ctrl-C again to abort" case.)
+  const auto r = run_kbench_env(
+      env + "KBENCH_INJECT_WORKER_FAULT=exp:2:hang timeout --foreground --preserve-status --signal=INT 4 ",
+      "run --kernel exp --backend cpu --num-shapes 4 --target-ms 5 --timeout-per-kernel 8 "
+      "--output " +
+          json.string());
   EXPECT_EQ(r.exit_code, 1) << r.output;
   EXPECT_NE(r.output.find("stopping after the current shape"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("(interrupted: 1 of 4 shapes not run)"), std::string::npos) << r.output;

@@ -67,7 +67,8 @@ TEST_P(KernelAccuracy, MatchesTheTorchReference) {
 
 INSTANTIATE_TEST_SUITE_P(AllKernels, KernelAccuracy, testing::ValuesIn(small_cases()),
                          [](const testing::TestParamInfo<case_param>& param_info) {
-                           return param_info.param.kernel + "_" + std::string(to_string(param_info.param.backend)) + "_shape" +
+                           return param_info.param.kernel + "_" +
+                                  std::string(to_string(param_info.param.backend)) + "_shape" +
                                   std::to_string(param_info.param.shape_index);
                          });
 

@@ -1,6 +1,6 @@
 #pragma once
-// The cuda backend: the CUDA driver API loaded at run time (libcuda.so.1, so the binary runs where no driver is
-// installed) and NVRTC for programs built from source with -D defines; one stream per device; device time
+// The cuda backend: the CUDA driver API loaded at run time (libcuda.so.1, so the binary runs where no driver
+// is installed) and NVRTC for programs built from source with -D defines; one stream per device; device time
 // from CUDA events recorded around each launch. CUDA types stay out of this header.
 
 #include <kbench/config.hpp>

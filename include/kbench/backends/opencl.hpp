@@ -32,8 +32,10 @@ class opencl_kernel {
   /// Local memory of `bytes` bytes for a __local argument.
   void set_arg_local(unsigned index, std::size_t bytes);
   /// Enqueues the kernel (1 to 3 dimensions) and flushes the queue so the device starts; returns at once.
-  /// `local` empty lets the runtime choose the work-group size. Throws kbench::error naming the call on failure.
-  [[nodiscard]] event_ptr launch(std::span<const std::size_t> global, std::span<const std::size_t> local = {});
+  /// `local` empty lets the runtime choose the work-group size. Throws kbench::error naming the call on
+  /// failure.
+  [[nodiscard]] event_ptr launch(std::span<const std::size_t> global,
+                                 std::span<const std::size_t> local = {});
 
  private:
   std::shared_ptr<impl> m_impl;
@@ -59,8 +61,8 @@ class opencl_device : public device {
   [[nodiscard]] buffer_ptr allocate(std::size_t bytes) override;
   void barrier() override;  // clFinish
 
-  /// Builds `source` with `defines` as -DNAME=VALUE plus `extra_options`. On failure throws kbench::error whose
-  /// message holds the build log.
+  /// Builds `source` with `defines` as -DNAME=VALUE plus `extra_options`. On failure throws kbench::error
+  /// whose message holds the build log.
   [[nodiscard]] opencl_program build_program(std::string_view source, const config& defines = {},
                                              std::string_view extra_options = {});
 
@@ -70,8 +72,8 @@ class opencl_device : public device {
   std::unique_ptr<impl> m_impl;
 };
 
-/// Every device of every platform, in platform order. Never throws: when no platform is found, returns an empty
-/// list and sets `reason` ("no OpenCL platform found (clGetPlatformIDs returned -1001)").
+/// Every device of every platform, in platform order. Never throws: when no platform is found, returns an
+/// empty list and sets `reason` ("no OpenCL platform found (clGetPlatformIDs returned -1001)").
 [[nodiscard]] std::vector<device_info> list_devices(std::string* reason = nullptr);
 /// Opens device `index` of list_devices(); throws kbench::error when there is none.
 [[nodiscard]] std::shared_ptr<opencl_device> open_device(std::size_t index = 0);

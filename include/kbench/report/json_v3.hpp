@@ -16,12 +16,12 @@ namespace kbench::report {
 /// Where a record was measured and with what; the fields of `benchmark.extra_info` and `model`.
 struct record_context {
   std::string kernel;
-  std::string shape;           // "[1024,256]"
-  device_info device;          // the device the implementation ran on
+  std::string shape;   // "[1024,256]"
+  device_info device;  // the device the implementation ran on
   std::string effort = "none";
-  std::string config = "{}";   // JSON text of the config used
+  std::string config = "{}";  // JSON text of the config used
   std::string dtype = "float32";
-  std::int64_t timestamp = 0;  // [seconds since the Unix epoch]
+  std::int64_t timestamp = 0;                       // [seconds since the Unix epoch]
   nlohmann::json extra = nlohmann::json::object();  // more benchmark.extra_info fields
 };
 

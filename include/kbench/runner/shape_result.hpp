@@ -13,10 +13,20 @@
 
 namespace kbench::runner {
 
-/// ok; wrong_result (accuracy); build_error; runtime_error (an exception while running); invalid_timing (a sync
-/// violation or incomplete capture); crashed (the worker died on a signal); timeout (--timeout-per-kernel);
-/// unavailable (the backend has no device here or the kernel no implementation for it).
-enum class shape_status { ok, wrong_result, build_error, runtime_error, invalid_timing, crashed, timeout, unavailable };
+/// ok; wrong_result (accuracy); build_error; runtime_error (an exception while running); invalid_timing (a
+/// sync violation or incomplete capture); crashed (the worker died on a signal); timeout
+/// (--timeout-per-kernel); unavailable (the backend has no device here or the kernel no implementation for
+/// it).
+enum class shape_status {
+  ok,
+  wrong_result,
+  build_error,
+  runtime_error,
+  invalid_timing,
+  crashed,
+  timeout,
+  unavailable
+};
 [[nodiscard]] std::string_view to_string(shape_status status);
 [[nodiscard]] shape_status parse_shape_status(std::string_view text);
 
@@ -24,8 +34,8 @@ enum class shape_status { ok, wrong_result, build_error, runtime_error, invalid_
 struct impl_result {
   std::string impl;  // "kbench" or "torch"
   device_info device;
-  std::string config = "{}";       // JSON text
-  std::string baseline_form;       // torch: how the baseline calls torch
+  std::string config = "{}";  // JSON text
+  std::string baseline_form;  // torch: how the baseline calls torch
   bool accurate = false;
   double max_abs_error = 0, max_rel_error = 0;
   std::size_t mismatches = 0;
@@ -44,9 +54,9 @@ struct shape_result {
   std::string shape;  // "[1024,256]"
   std::size_t shape_index = 0;
   shape_status status = shape_status::ok;
-  std::string reason;          // empty when ok
-  double bytes_moved = 0;      // [bytes per call], 0 when the kernel does not say
-  double elapsed_s = 0;        // [s] wall time the shape took, worker start to end
+  std::string reason;      // empty when ok
+  double bytes_moved = 0;  // [bytes per call], 0 when the kernel does not say
+  double elapsed_s = 0;    // [s] wall time the shape took, worker start to end
   std::optional<impl_result> kbench, torch;
 
   /// torch median latency / kbench median latency; nullopt unless both were timed.

@@ -24,8 +24,8 @@ struct suite_selection {
   std::optional<int> shape_index;    // only shape I of each kernel
 };
 
-/// The kernel x shape pairs selected, in kernel-name then shape order. Throws usage_error for an unknown kernel
-/// or a shape index/count no selected kernel has (the message lists the valid choices).
+/// The kernel x shape pairs selected, in kernel-name then shape order. Throws usage_error for an unknown
+/// kernel or a shape index/count no selected kernel has (the message lists the valid choices).
 [[nodiscard]] std::vector<suite_item> plan_suite(const suite_selection& selection);
 
 struct suite_options {
@@ -33,8 +33,8 @@ struct suite_options {
   std::uint64_t seed = 0;
   std::optional<double> atol, rtol;
   bool run_kbench = true, run_torch = true;
-  double target_ms = 100;             // [ms] budget each repeat count fills
-  double timeout_per_shape_s = 600;   // [s] a worker running longer is killed and the shape marked timeout
+  double target_ms = 100;            // [ms] budget each repeat count fills
+  double timeout_per_shape_s = 600;  // [s] a worker running longer is killed and the shape marked timeout
   /// Called before each item starts (index, count, item) and after it ends (with its result).
   std::function<void(std::size_t, std::size_t, const suite_item&)> on_start;
   std::function<void(std::size_t, std::size_t, const shape_result&)> on_done;
@@ -44,7 +44,8 @@ struct suite_options {
 
 /// Runs every item in a fresh `kbench worker` process (the executable running now). A worker that crashes,
 /// hangs past the timeout or prints no result gives its item that status; the run goes on.
-[[nodiscard]] std::vector<shape_result> run_suite(const std::vector<suite_item>& plan, const suite_options& options);
+[[nodiscard]] std::vector<shape_result> run_suite(const std::vector<suite_item>& plan,
+                                                  const suite_options& options);
 
 /// The arguments of `kbench worker` for one item (after the executable path).
 [[nodiscard]] std::vector<std::string> worker_arguments(const suite_item& item, const suite_options& options);

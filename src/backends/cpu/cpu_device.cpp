@@ -44,7 +44,9 @@ void parallel_context::parallel_for(std::size_t n, std::size_t grain,
   m_pool.parallel_for(n, grain, body);
 }
 
-unsigned parallel_context::workers() const { return m_pool.workers(); }
+unsigned parallel_context::workers() const {
+  return m_pool.workers();
+}
 
 struct cpu_device::impl {
   explicit impl(unsigned threads) : pool(threads), stream(pool) {}
@@ -68,16 +70,28 @@ cpu_device::cpu_device(unsigned threads) : m_impl(std::make_unique<impl>(threads
 
 cpu_device::~cpu_device() = default;
 
-const device_info& cpu_device::info() const { return m_impl->info; }
+const device_info& cpu_device::info() const {
+  return m_impl->info;
+}
 
-buffer_ptr cpu_device::allocate(std::size_t bytes) { return std::make_shared<host_buffer>(bytes); }
+buffer_ptr cpu_device::allocate(std::size_t bytes) {
+  return std::make_shared<host_buffer>(bytes);
+}
 
-void cpu_device::barrier() { m_impl->stream.synchronize(); }
+void cpu_device::barrier() {
+  m_impl->stream.synchronize();
+}
 
-event_ptr cpu_device::launch(cpu_kernel kernel) { return m_impl->stream.enqueue(std::move(kernel)); }
+event_ptr cpu_device::launch(cpu_kernel kernel) {
+  return m_impl->stream.enqueue(std::move(kernel));
+}
 
-std::vector<device_info> list_devices() { return {open_device()->info()}; }
+std::vector<device_info> list_devices() {
+  return {open_device()->info()};
+}
 
-std::shared_ptr<cpu_device> open_device() { return std::make_shared<cpu_device>(); }
+std::shared_ptr<cpu_device> open_device() {
+  return std::make_shared<cpu_device>();
+}
 
 }  // namespace kbench::cpu

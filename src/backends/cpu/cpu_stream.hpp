@@ -1,6 +1,6 @@
 #pragma once
-// An in-order queue of cpu kernels served by one dispatcher thread: the cpu backend's stream. Launch returns at
-// once; each kernel's event completes when the dispatcher has run it.
+// An in-order queue of cpu kernels served by one dispatcher thread: the cpu backend's stream. Launch returns
+// at once; each kernel's event completes when the dispatcher has run it.
 
 #include <kbench/backends/cpu.hpp>
 #include <kbench/event.hpp>

@@ -17,7 +17,9 @@ host_buffer::host_buffer(std::size_t bytes) : m_bytes(bytes) {
   if (m_data == nullptr) KBENCH_THROW("cannot allocate {} bytes of host memory", bytes);
 }
 
-host_buffer::~host_buffer() { std::free(m_data); }
+host_buffer::~host_buffer() {
+  std::free(m_data);
+}
 
 void host_buffer::write(const void* src, std::size_t bytes) {
   if (bytes > m_bytes) KBENCH_THROW("write of {} bytes into a buffer of {} bytes", bytes, m_bytes);

@@ -76,7 +76,8 @@ void thread_pool::worker_loop(unsigned /*index*/) {
   std::uint64_t seen_generation = 0;
   std::unique_lock lock(m_mutex);
   while (true) {
-    m_work_ready.wait(lock, [&] { return m_stopping || (m_generation != seen_generation && m_body != nullptr); });
+    m_work_ready.wait(lock,
+                      [&] { return m_stopping || (m_generation != seen_generation && m_body != nullptr); });
     if (m_stopping) return;
     seen_generation = m_generation;
     while (m_body != nullptr && m_next_chunk < m_chunks) {

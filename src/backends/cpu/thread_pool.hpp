@@ -22,7 +22,8 @@ class thread_pool {
   /// Splits [0, n) into at most workers() contiguous chunks of at least `grain` items and calls
   /// body(begin, end) on each, the caller running the first. Returns when every chunk is done; rethrows the
   /// first exception a chunk threw. Not reentrant: one loop at a time (the cpu stream has one dispatcher).
-  void parallel_for(std::size_t n, std::size_t grain, const std::function<void(std::size_t, std::size_t)>& body);
+  void parallel_for(std::size_t n, std::size_t grain,
+                    const std::function<void(std::size_t, std::size_t)>& body);
 
   [[nodiscard]] unsigned workers() const { return static_cast<unsigned>(m_threads.size()) + 1; }
 

@@ -1,0 +1,73 @@
+#pragma once
+// The results history: a database of runs, series and points behind one interface, with SQLite (a local
+// file, the default) and PostgreSQL (libpq, shared by many machines) under the same schema.
+//
+// **Example**:
+//   auto db = kbench::history::open_store("sqlite:///tmp/h.db");
+//   db->add(kbench::history::runs_from_records(records, "abc123"));
+//   for (const auto& s : db->series({"softmax_two_pass"})) ...
+
+#include <kbench/history/series.hpp>
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace kbench::history {
+
+struct add_summary {
+  std::size_t runs_added = 0;
+  std::size_t runs_skipped = 0;  // already stored: same host and timestamp
+  std::size_t points_added = 0;
+};
+
+/// What reading the history returns.
+struct series_query {
+  std::vector<std::string> kernels;  // only these kernels (empty = all)
+  bool with_samples = false;         // also load the raw samples (larger)
+};
+
+class store {
+ public:
+  virtual ~store() = default;
+  store() = default;
+  store(const store&) = delete;
+  store& operator=(const store&) = delete;
+
+  /// Stores `runs` in one transaction: either every run is stored or, on any error, none is. A run already
+  /// stored (same host and timestamp) is skipped, so adding a file twice does not double its history.
+  add_summary add(const std::vector<run_records>& runs) { return do_add(runs); }
+
+  /// Every series matching `query`, sorted by key, each with its points oldest run first.
+  [[nodiscard]] std::vector<series_history> series(const series_query& query = {}) {
+    return do_series(query);
+  }
+
+  /// The database, for messages (a PostgreSQL URL without its password).
+  [[nodiscard]] const std::string& description() const { return m_description; }
+
+ protected:
+  explicit store(std::string description) : m_description(std::move(description)) {}
+  virtual add_summary do_add(const std::vector<run_records>& runs) = 0;
+  virtual std::vector<series_history> do_series(const series_query& query) = 0;
+
+ private:
+  std::string m_description;
+};
+
+/// Opens (creating it and its schema if needed) the database `url`:
+///   postgresql://user@host:port/db or postgres://...  PostgreSQL through libpq
+///   sqlite:///path/to/file.db or a plain path          SQLite
+///   empty                                              default_database_url()
+/// A database that cannot be reached or opened, or a file that is not a SQLite database, throws
+/// kbench::usage_error with the reason.
+[[nodiscard]] std::unique_ptr<store> open_store(const std::string& url);
+
+/// $KBENCH_DB when set, else ~/.local/share/kbench/history.db ($XDG_DATA_HOME honoured).
+[[nodiscard]] std::string default_database_url();
+
+/// `url` with the password of a postgresql:// URL replaced by "***", for messages.
+[[nodiscard]] std::string redact_url(const std::string& url);
+
+}  // namespace kbench::history

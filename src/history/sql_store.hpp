@@ -1,0 +1,17 @@
+#pragma once
+// The history store over any sql_connection: one schema and one set of statements for SQLite and PostgreSQL.
+
+#include "history/sql_connection.hpp"
+
+#include <kbench/history/store.hpp>
+
+#include <memory>
+
+namespace kbench::history::detail {
+
+/// Creates the schema if absent; throws kbench::usage_error when the database refuses it (e.g. the file is
+/// not a SQLite database).
+[[nodiscard]] std::unique_ptr<store> make_sql_store(std::unique_ptr<sql_connection> connection,
+                                                    std::string description);
+
+}  // namespace kbench::history::detail

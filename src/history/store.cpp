@@ -1,0 +1,74 @@
+// Opening the history store by URL (see store.hpp).
+
+#include <kbench/error.hpp>
+#include <kbench/history/store.hpp>
+
+#include "history/postgres_connection.hpp"
+#include "history/sql_store.hpp"
+#include "history/sqlite_connection.hpp"
+
+#include <fmt/format.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <system_error>
+
+namespace kbench::history {
+namespace {
+
+bool starts_with(const std::string& s, std::string_view prefix) {
+  return s.rfind(prefix, 0) == 0;
+}
+
+std::filesystem::path default_database_path() {
+  if (const char* xdg = std::getenv("XDG_DATA_HOME"); xdg != nullptr && *xdg != '\0') {
+    return std::filesystem::path(xdg) / "kbench" / "history.db";
+  }
+  const char* home = std::getenv("HOME");
+  return std::filesystem::path(home != nullptr && *home != '\0' ? home : ".") / ".local" / "share" /
+         "kbench" / "history.db";
+}
+
+}  // namespace
+
+std::string default_database_url() {
+  if (const char* db = std::getenv("KBENCH_DB"); db != nullptr && *db != '\0') return db;
+  return default_database_path().string();
+}
+
+std::string redact_url(const std::string& url) {
+  const auto scheme_end = url.find("://");
+  if (scheme_end == std::string::npos) return url;
+  const auto at = url.find('@', scheme_end + 3);
+  if (at == std::string::npos) return url;
+  const auto colon = url.find(':', scheme_end + 3);
+  if (colon == std::string::npos || colon > at) return url;
+  return url.substr(0, colon + 1) + "***" + url.substr(at);
+}
+
+std::unique_ptr<store> open_store(const std::string& requested) {
+  const std::string url = requested.empty() ? default_database_url() : requested;
+  if (starts_with(url, "postgresql://") || starts_with(url, "postgres://")) {
+    return detail::make_sql_store(detail::open_postgres(url), redact_url(url));
+  }
+  std::filesystem::path path;
+  if (starts_with(url, "sqlite://")) {
+    path = url.substr(std::string_view("sqlite://").size());
+  } else if (url.find("://") != std::string::npos) {
+    throw usage_error(
+        fmt::format("unsupported history database URL '{}' (expected postgresql://..., "
+                    "sqlite:///path or a file path)",
+                    redact_url(url)));
+  } else {
+    path = url;
+  }
+  if (path.empty()) throw usage_error(fmt::format("history database URL '{}' names no file", url));
+  if (url == default_database_path().string() && path.has_parent_path()) {
+    // Only the default location is created; a mistyped explicit directory should fail, not appear.
+    std::error_code ignored;
+    std::filesystem::create_directories(path.parent_path(), ignored);
+  }
+  return detail::make_sql_store(detail::open_sqlite(path), path.string());
+}
+
+}  // namespace kbench::history
