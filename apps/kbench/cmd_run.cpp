@@ -5,6 +5,8 @@
 #include <kbench/backend_registry.hpp>
 #include <kbench/calibrate.hpp>
 #include <kbench/error.hpp>
+#include <kbench/history/records.hpp>
+#include <kbench/history/store.hpp>
 #include <kbench/registry.hpp>
 #include <kbench/report/json_v3.hpp>
 #include <kbench/runner/suite.hpp>
@@ -21,6 +23,7 @@
 #include <chrono>
 #include <cmath>
 #include <csignal>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -160,6 +163,9 @@ int run(const run_command& command) {
   options.target_ms = command.target_ms;
   options.timeout_per_shape_s = command.timeout_per_kernel_s;
   refuse_unparsable_output(command.output);
+  // Open the history first: an unreachable database is reported before anything runs.
+  std::unique_ptr<history::store> db;
+  if (!command.db.empty()) db = history::open_store(command.db);
 
   const auto statuses = probe_backends();
   const auto status = std::find_if(statuses.begin(), statuses.end(),
@@ -266,6 +272,16 @@ int run(const run_command& command) {
     }
     report::append_records(command.output, records);
     fmt::print("wrote {} records to {}\n", records.size(), command.output);
+  }
+  if (db) {
+    nlohmann::json records = nlohmann::json::array();
+    for (const auto& r : results) {
+      for (auto& rec : records_of(r, command.effort, timestamp, peak)) records.push_back(std::move(rec));
+    }
+    std::string commit = command.commit;
+    if (const char* sha = std::getenv("GITHUB_SHA"); commit.empty() && sha != nullptr) commit = sha;
+    const auto added = db->add(history::runs_from_records(records, commit));
+    fmt::print("stored {} points in {}\n", added.points_added, db->description());
   }
   return passed == plan.size() ? 0 : 1;
 }

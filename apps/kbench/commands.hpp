@@ -36,6 +36,8 @@ struct run_command {
   std::string atol, rtol;  // empty = the kernel's tolerance; validated as numbers
   std::string effort = "none";
   std::string output;                 // JSON file to append v3 records to
+  std::string db;                     // history database URL to store the records in (empty: none)
+  std::string commit;                 // commit recorded with them in the history (default: $GITHUB_SHA)
   double timeout_per_kernel_s = 600;  // [s] per kernel x shape
   double target_ms = 100;             // [ms]
 };

@@ -66,6 +66,10 @@ int main(int argc, char** argv) {
   run->add_option("--rtol", r.rtol, "Relative tolerance (default: each kernel's)");
   run->add_option("--effort", r.effort, "Tuning effort: none (default configs)")->capture_default_str();
   run->add_option("--output", r.output, "Append v3 records to this JSON file");
+  run->add_option("--db", r.db,
+                  "Also store the records in this history database (postgresql://..., sqlite:///path)");
+  run->add_option("--commit", r.commit,
+                  "Commit recorded with the results in the history (default: $GITHUB_SHA)");
   run->add_option("--timeout-per-kernel", r.timeout_per_kernel_s, "Seconds one kernel x shape may take")
       ->capture_default_str();
   run->add_option("--target-ms", r.target_ms, "Time budget each repeat count fills [ms]")

@@ -214,3 +214,25 @@ TEST(CliRun, CtrlCStopsAfterTheCurrentShapeAndWritesWhatWasMeasured) {
 
 }  // namespace
 }  // namespace kbench::test
+
+namespace kbench::test {
+namespace {
+
+TEST(CliRunDb, StoresTheRecordsInTheHistoryAndRefusesAnUnreachableDatabase) {
+  const auto dir = scratch_dir("run-db");
+  const std::string url = "sqlite://" + (dir / "h.db").string();
+  const auto r = run("--kernel exp --backend cpu --num-shapes 1 --target-ms 5 --commit abc123 --db " + url);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("stored "), std::string::npos) << r.output;
+  const auto list = run_kbench("history list --db " + url);
+  ASSERT_EQ(list.exit_code, 0) << list.output;
+  EXPECT_NE(list.output.find("exp"), std::string::npos) << list.output;
+  EXPECT_NE(list.output.find("latency_ms"), std::string::npos) << list.output;
+
+  const auto bad = run("--kernel exp --backend cpu --num-shapes 1 --db postgresql://nobody@127.0.0.1:1/none");
+  EXPECT_EQ(bad.exit_code, 2) << bad.output;
+  EXPECT_EQ(bad.output.find("Total:"), std::string::npos) << bad.output;  // refused before running anything
+}
+
+}  // namespace
+}  // namespace kbench::test
