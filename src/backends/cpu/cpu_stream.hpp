@@ -60,7 +60,8 @@ class cpu_stream {
   std::condition_variable m_work_ready;
   std::condition_variable m_idle;
   std::deque<task> m_queue;
-  bool m_running = false;  // a task has been taken and is executing
+  std::atomic<std::size_t> m_queued{0};  // m_queue.size(), readable without the lock (the dispatcher's spin)
+  bool m_running = false;                // a task has been taken and is executing
   bool m_stopping = false;
   std::exception_ptr m_error;
   std::thread m_dispatcher;  // last: started after every other member exists
