@@ -147,10 +147,20 @@ double time_one_call(const bench_target& target, int& violations) {
 
 int compute_repeat(const bench_target& target, double target_ms, int min_repeat, int max_repeat) {
   constexpr int estimate_calls = 5;
-  int violations = 0;  // counted by the measurement proper, not by the estimate
+  // Each estimate runs until the work has really finished (drained by status polling), not until the sync
+  // returned: a sync that returns early would make every call look free and ask for max_repeat calls of a
+  // kernel that takes seconds. With a correct sync the drain finds everything complete and adds nothing.
+  // Violations are counted by the measurement proper, not here.
   double total_ms = 0;
   for (int i = 0; i < estimate_calls; ++i) {
-    total_ms += time_one_call(target, violations);
+    if (target.barrier) {
+      target.barrier();
+    }
+    const auto start = clock_type::now();
+    const call_result r = target.call();
+    (void)sync_and_check(r);
+    drain({&r, 1});
+    total_ms += elapsed_ms(start, clock_type::now());
   }
   const double estimate_ms = total_ms / estimate_calls;
   if (!(estimate_ms > 0)) {
