@@ -65,6 +65,22 @@ kernel_builder& kernel_builder::implement(backend_kind backend, implementation_f
   return *this;
 }
 
+kernel_builder& kernel_builder::tune(backend_kind backend, tuning_space_factory space) {
+  for (auto& impl : m_def.implementations) {
+    if (impl.backend == backend) {
+      impl.tuning_space = std::move(space);
+      return *this;
+    }
+  }
+  KBENCH_THROW("kernel '{}': tune({}) before implement({})", m_def.name, to_string(backend),
+               to_string(backend));
+}
+
+kernel_builder& kernel_builder::source_hash(std::string hash) {
+  m_def.source_hash = std::move(hash);
+  return *this;
+}
+
 kernel_definition kernel_builder::build() && {
   return std::move(m_def);
 }

@@ -6,6 +6,7 @@
 #include <kbench/config.hpp>
 #include <kbench/device.hpp>
 #include <kbench/host_tensor.hpp>
+#include <kbench/tune/space.hpp>
 
 #include <cstdint>
 #include <functional>
@@ -33,11 +34,16 @@ using launcher = std::function<call_result()>;
 /// build failure (with the build log) or a config that does not fit the shape or device.
 using implementation_factory = std::function<launcher(const kernel_args&)>;
 
+/// The tuning space of an implementation for one shape (the space may depend on the shape, e.g. a block
+/// size no larger than a row). Its default config should be the implementation's default_config.
+using tuning_space_factory = std::function<tune::space(const shape&)>;
+
 struct implementation {
   backend_kind backend = backend_kind::cpu;
   implementation_factory bind;
   kbench::config default_config;
   std::string baseline_form;  // torch only: how the baseline calls torch, e.g. "at::exp_out (preallocated)"
+  tuning_space_factory tuning_space;  // empty: nothing to tune, the default config is used
 };
 
 /// When a result matches the reference: |got - want| <= atol + rtol * |want| for all but a fraction of
@@ -57,6 +63,9 @@ struct kernel_definition {
   kbench::tolerance tolerance;
   std::function<double(const kbench::shape&)> bytes_moved;  // [bytes per call], for bandwidth; may be empty
   std::vector<implementation> implementations;
+  /// SHA-256 of the kernel folder's files (set by the build, kbench_add_kernel), so that a tuning-cache
+  /// entry is not reused after the kernel's code changed. Empty when the build did not set it.
+  std::string source_hash;
 
   /// The implementation for `backend`, or nullptr when the kernel has none.
   [[nodiscard]] const implementation* find(backend_kind backend) const;

@@ -14,6 +14,7 @@
 #include <kbench/kernel.hpp>
 
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace kbench {
@@ -29,6 +30,10 @@ class kernel_builder {
   kernel_builder& bytes_moved(std::function<double(const shape&)> fn);
   kernel_builder& implement(backend_kind backend, implementation_factory bind, config default_config = {},
                             std::string baseline_form = {});
+  /// The tuning space of the implementation for `backend` (implement() it first); `kbench tune` and
+  /// `kbench run --effort quick|full` search it.
+  kernel_builder& tune(backend_kind backend, tuning_space_factory space);
+  kernel_builder& source_hash(std::string hash);
   [[nodiscard]] kernel_definition build() &&;
 
  private:
@@ -47,9 +52,14 @@ bool register_kernel(kernel_definition def);
 
 }  // namespace kbench
 
+/// The build defines KBENCH_KERNEL_SOURCE_HASH for a kernel folder's sources (cmake/KbenchKernel.cmake).
+#ifndef KBENCH_KERNEL_SOURCE_HASH
+#define KBENCH_KERNEL_SOURCE_HASH ""
+#endif
+
 /// Defines and registers a kernel at static-initialization time; the body returns a kernel_builder.
-#define KBENCH_KERNEL(ident)                                      \
-  static ::kbench::kernel_builder kbench_define_##ident();        \
-  [[maybe_unused]] static const bool kbench_registered_##ident =  \
-      ::kbench::register_kernel(kbench_define_##ident().build()); \
+#define KBENCH_KERNEL(ident)                                                                        \
+  static ::kbench::kernel_builder kbench_define_##ident();                                          \
+  [[maybe_unused]] static const bool kbench_registered_##ident = ::kbench::register_kernel(         \
+      std::move(kbench_define_##ident().source_hash(KBENCH_KERNEL_SOURCE_HASH)).build());          \
   static ::kbench::kernel_builder kbench_define_##ident()
