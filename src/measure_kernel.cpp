@@ -73,7 +73,9 @@ std::vector<implementation_measurement> measure_kernel(const kernel_definition& 
     impl_status failure = impl_status::build_error;  // what an exception means in the current phase
     try {
       tell(fmt::format("{} {} on {}: building", kernel.name, to_string(s), to_string(kind)));
-      const bound_kernel bound(kernel, impl, open_device(kind), s, inputs);
+      const bool override_config = options.config_override && kind != backend_kind::torch;
+      const bound_kernel bound(kernel, impl, open_device(kind), s, inputs,
+                               override_config ? *options.config_override : config{});
       m.used_config = bound.used_config();
       m.device = bound.device()->info();
       failure = impl_status::runtime_error;

@@ -60,8 +60,12 @@ kernel_builder& kernel_builder::bytes_moved(std::function<double(const shape&)> 
 
 kernel_builder& kernel_builder::implement(backend_kind backend, implementation_factory bind,
                                           config default_config, std::string baseline_form) {
-  m_def.implementations.push_back(
-      implementation{backend, std::move(bind), std::move(default_config), std::move(baseline_form)});
+  implementation impl;
+  impl.backend = backend;
+  impl.bind = std::move(bind);
+  impl.default_config = std::move(default_config);
+  impl.baseline_form = std::move(baseline_form);
+  m_def.implementations.push_back(std::move(impl));
   return *this;
 }
 

@@ -106,6 +106,7 @@ int measure(const measure_command& command) {
   options.seed = command.seed;
   options.timing = command.timing;
   options.fault = parse_sync_fault(command.fault);
+  if (!command.config.empty()) options.config_override = parse_config_text(command.config);
   std::vector<std::string> backend_names;
   for (backend_kind kind : all_backend_kinds()) backend_names.emplace_back(to_string(kind));
   for (const auto& name : command.backends) {

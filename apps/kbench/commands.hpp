@@ -23,6 +23,7 @@ struct measure_command {
   measure_options timing;
   std::string fault = "none";
   std::string json_path;  // empty = no JSON
+  std::string config;     // JSON object overriding the default config (empty: default)
 };
 int measure(const measure_command& command);
 

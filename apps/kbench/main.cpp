@@ -48,6 +48,8 @@ int main(int argc, char** argv) {
                    "Make result waits, the barrier or both no-ops: none|result|barrier|both")
       ->capture_default_str();
   measure->add_option("--json", m.json_path, "Append v3 records to this JSON file");
+  measure->add_option("--config", m.config,
+                      "Config for every implementation but torch, as JSON, e.g. '{\"GRAIN\":4096}'");
 
   kbench::cli::run_command r;
   auto* run =
