@@ -9,7 +9,9 @@
 #include <kbench/history/store.hpp>
 #include <kbench/registry.hpp>
 #include <kbench/report/json_v3.hpp>
+#include <kbench/runner/shard.hpp>
 #include <kbench/runner/suite.hpp>
+#include <kbench/runner/tune_shape.hpp>
 
 #include "commands.hpp"
 #include "text_table.hpp"
@@ -69,6 +71,7 @@ nlohmann::json records_of(const runner::shape_result& r, const std::string& effo
     context.config = impl.config;
     context.timestamp = timestamp;
     context.extra = {{"status", std::string(to_string(r.status))}, {"command", "run"}};
+    if (impl.impl == "kbench") context.extra["config_source"] = r.config_source;
     if (!r.reason.empty()) context.extra["reason"] = r.reason;
     if (!impl.baseline_form.empty()) context.extra["baseline_form"] = impl.baseline_form;
     const nlohmann::json checks{{"valid", impl.valid}, {"sync_violations", impl.sync_violations}};
@@ -93,6 +96,11 @@ nlohmann::json records_of(const runner::shape_result& r, const std::string& effo
         report::make_record(context, "capture_ratio", {ratio},
                             with({{"captured", impl.captured}, {"dispatched", impl.dispatched}})));
     if (impl.impl != "kbench") return;
+    if (r.config_source == "tuned" || r.config_source == "no_valid_config") {
+      records.push_back(
+          report::make_record(context, "autotune_s", {r.tuning_s},
+                              {{"evaluations", r.tuning_evaluations}, {"config_source", r.config_source}}));
+    }
     if (auto s = r.speedup()) {
       records.push_back(report::make_record(context, "speedup", {*s}, with({{"baseline", "torch"}})));
     }
@@ -125,7 +133,13 @@ int run(const run_command& command) {
   selection.kernels = command.kernels;
   if (command.num_shapes != -1) selection.num_shapes = command.num_shapes;
   if (command.shape_index >= 0) selection.shape_index = command.shape_index;
-  const auto plan = runner::plan_suite(selection);
+  const auto shard = runner::parse_shard(command.shard);
+  const auto full_plan = runner::plan_suite(selection);
+  const auto plan = runner::select_shard(full_plan, shard);
+  if (shard.count > 1 && !command.list) {
+    fmt::print(stderr, "[kbench] shard {}/{}: {} of {} kernel x shape items\n", shard.index, shard.count,
+               plan.size(), full_plan.size());
+  }
 
   runner::suite_options options;
   std::vector<std::string> backend_names{"auto"};
@@ -149,12 +163,8 @@ int run(const run_command& command) {
   }
   options.atol = parse_tolerance("--atol", command.atol);
   options.rtol = parse_tolerance("--rtol", command.rtol);
-  if (command.effort != "none") {
-    throw usage_error(
-        fmt::format("unknown effort '{}' (valid: none; quick and full need the autotuner, which this "
-                    "build does not have yet)",
-                    command.effort));
-  }
+  runner::tuning_options tuning =
+      tuning_options_from(command.tuning, command.effort, options.backend, command.seed);
   if (!(command.timeout_per_kernel_s > 0)) {
     throw usage_error(
         fmt::format("--timeout-per-kernel must be positive, got {}", command.timeout_per_kernel_s));
@@ -162,6 +172,13 @@ int run(const run_command& command) {
   options.seed = command.seed;
   options.target_ms = command.target_ms;
   options.timeout_per_shape_s = command.timeout_per_kernel_s;
+  if (command.list) {
+    // The plan only, one "kernel shape" line per item: what this shard would run (CI splits, dry runs).
+    for (const auto& item : plan) {
+      fmt::print("{} {}\n", item.kernel->name, to_string(item.kernel->shapes[item.shape_index]));
+    }
+    return 0;
+  }
   refuse_unparsable_output(command.output);
   // Open the history first: an unreachable database is reported before anything runs.
   std::unique_ptr<history::store> db;
@@ -187,6 +204,52 @@ int run(const run_command& command) {
   }
 
   const bool tty = ::isatty(STDERR_FILENO) != 0;
+  // Configs: from the tuning cache, by tuning (effort quick/full) or the defaults; chosen in this process,
+  // every config trial in its own worker.
+  const device_info tuning_device =
+      status != statuses.end() && !status->devices.empty() ? status->devices.front() : device_info{};
+  tuning.progress = [&](const std::string& line) {
+    if (!tty) fmt::print(stderr, "{}\n", line);
+  };
+  std::size_t cache_hits = 0, tuned = 0, misses = 0;
+  double tuning_total_s = 0;
+  if (options.run_kbench) {
+    options.plan_item = [&](const runner::suite_item& item) {
+      runner::item_plan plan_of_item;
+      const runner::tuning_outcome chosen =
+          runner::choose_config(*item.kernel, item.shape_index, tuning_device, tuning);
+      for (const auto& w : chosen.warnings) fmt::print(stderr, "[kbench] {}\n", w);
+      plan_of_item.config_source = std::string(to_string(chosen.source));
+      plan_of_item.tuning_s = chosen.tuning_s;
+      plan_of_item.tuning_evaluations = chosen.evaluations;
+      tuning_total_s += chosen.tuning_s;
+      switch (chosen.source) {
+        case runner::config_source::cache_miss:
+          ++misses;
+          plan_of_item.failure = runner::shape_status::cache_miss;
+          plan_of_item.reason = chosen.message;
+          fmt::print(stderr, "[kbench] {} {}: {}", item.kernel->name,
+                     to_string(item.kernel->shapes[item.shape_index]), chosen.message);
+          return plan_of_item;
+        case runner::config_source::cache_hit:
+          ++cache_hits;
+          break;
+        case runner::config_source::tuned:
+        case runner::config_source::no_valid_config:
+          ++tuned;
+          if (!tty) {
+            fmt::print(stderr, "[kbench] tuned {} {} in {:.1f} s ({} configs, {} failed): {}\n",
+                       item.kernel->name, to_string(item.kernel->shapes[item.shape_index]), chosen.tuning_s,
+                       chosen.evaluations, chosen.failed, to_json_text(chosen.chosen));
+          }
+          break;
+        default:
+          break;
+      }
+      if (chosen.source != runner::config_source::untunable) plan_of_item.config = chosen.chosen;
+      return plan_of_item;
+    };
+  }
   const auto started = std::chrono::steady_clock::now();
   auto elapsed_s = [&] {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
@@ -254,6 +317,12 @@ int run(const run_command& command) {
                std::exp(log_speedup_sum / static_cast<double>(speedups)), speedups);
   }
   fmt::print("; wall time {:.1f} s\n", elapsed_s());
+  if (options.run_kbench) {
+    fmt::print(
+        "Configs: {} tuned ({:.1f} s tuning), {} from the tuning cache, {} cache misses; cache {}\n", tuned,
+        tuning_total_s, cache_hits, misses,
+        tuning.cache == runner::cache_mode::off ? std::string("off") : tuning.cache_directory.string());
+  }
   if (peak) {
     fmt::print(
         "% peak BW: kbench bytes moved per call / median latency, against the {} triad of {:.1f} GB/s\n",

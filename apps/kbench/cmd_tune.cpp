@@ -1,13 +1,22 @@
-// kbench tune: the autotuner's commands. Today: --simulate, which replays search strategies against a
-// recorded space (a Kernel Tuner cache file or a kbench config log) and scores them by the fraction of the
-// optimum found. Tuning a kernel on a device belongs to `kbench run --effort quick|full`.
+// kbench tune: the autotuner's commands.
+//   kbench tune --kernel K [--shape-index I] [--backend B] [--effort quick|full]: tunes one kernel x shape
+//     on a device (config trials in worker processes), prints every config's outcome and writes the cache;
+//     `kbench run --effort ...` does the same for the whole suite.
+//   kbench tune --kernel K --show-space: the valid configs of the kernel's space on this device, one JSON
+//     object per line.
+//   kbench tune --simulate FILE: replays search strategies against a recorded space (a Kernel Tuner cache
+//     file or a kbench config log) and scores them by the fraction of the optimum found.
 
+#include <kbench/backend_registry.hpp>
 #include <kbench/error.hpp>
+#include <kbench/registry.hpp>
+#include <kbench/runner/tune_shape.hpp>
 #include <kbench/tune/simulate.hpp>
 #include <kbench/tune/strategy.hpp>
 
 #include "subcommand.hpp"
 #include "text_table.hpp"
+#include "tuning_flags.hpp"
 
 #include <fmt/format.h>
 
@@ -26,16 +35,99 @@ struct tune_options {
   std::size_t max_evals = 200;   // the largest budget [evaluations]
   std::size_t runs = 100;        // seeded runs per budget
   std::uint64_t seed = 1;        // first seed; run i uses seed + i
+  bool max_evals_given = false;  // --max-evals on the command line (tuning a kernel keeps the effort's)
+  // Tuning a kernel on a device:
+  std::string kernel;
+  int shape_index = 0;
+  std::string backend = "auto";
+  std::string effort = "quick";
+  bool show_space = false;
+  tuning_flags flags;
 };
 
+backend_kind device_backend(const std::string& name) {
+  std::vector<std::string> valid{"auto"};
+  for (backend_kind kind : all_backend_kinds()) {
+    if (kind != backend_kind::torch) valid.emplace_back(to_string(kind));
+  }
+  if (std::find(valid.begin(), valid.end(), name) == valid.end()) {
+    throw usage_error(fmt::format("unknown backend '{}' (valid: {})", name, fmt::join(valid, ", ")));
+  }
+  return name == "auto" ? pick_auto_backend() : parse_backend_kind(name);
+}
+
+int tune_kernel(const tune_options& options) {
+  const kernel_definition& kernel = find_kernel(options.kernel);
+  if (options.shape_index < 0 || static_cast<std::size_t>(options.shape_index) >= kernel.shapes.size()) {
+    throw usage_error(fmt::format("shape index {} out of range for kernel '{}' (valid: 0..{})",
+                                  options.shape_index, kernel.name, kernel.shapes.size() - 1));
+  }
+  const auto shape_index = static_cast<std::size_t>(options.shape_index);
+  const backend_kind backend = device_backend(options.backend);
+  const implementation* impl = kernel.find(backend);
+  if (impl == nullptr || !impl->tuning_space) {
+    throw usage_error(
+        fmt::format("kernel '{}' has no tuning space on backend {}", kernel.name, to_string(backend)));
+  }
+  tuning_flags flags = options.flags;
+  if (options.strategy != "all") flags.strategy = options.strategy;
+  if (options.max_evals_given) flags.max_evals = options.max_evals;
+  runner::tuning_options tuning = tuning_options_from(flags, options.effort, backend, options.seed);
+  if (tuning.strategy.empty()) throw usage_error("kbench tune needs --effort quick or full");
+  const device_info device = open_device(backend)->info();
+  const tune::space space = impl->tuning_space(kernel.shapes[shape_index]);
+  const tune::enumerated_space valid = space.enumerate(device);
+  if (options.show_space) {
+    for (tune::config_id id = 0; id < valid.size(); ++id)
+      fmt::print("{}\n", to_json_text(valid.to_config(id)));
+    return 0;
+  }
+  fmt::print(
+      "Tuning {} {} on {} ({}): {} valid configs ({} before constraints), strategy {}, budget {} configs / "
+      "{:.0f} s\n",
+      kernel.name, to_string(kernel.shapes[shape_index]), to_string(backend), device.name, valid.size(),
+      valid.cartesian_size(), tuning.strategy, tuning.budget.max_evals, tuning.budget.time_budget_s);
+  std::fflush(stdout);
+  tuning.progress = [](const std::string& line) {
+    fmt::print("{}\n", line);
+    std::fflush(stdout);
+  };
+  const runner::tuning_outcome outcome = runner::choose_config(kernel, shape_index, device, tuning);
+  for (const auto& w : outcome.warnings) fmt::print(stderr, "[kbench] {}\n", w);
+  switch (outcome.source) {
+    case runner::config_source::cache_hit:
+      fmt::print("Cache hit: {} ({:.4f} ms when tuned); --force-autotune tunes again\n",
+                 to_json_text(outcome.chosen), outcome.best_time_ms);
+      return 0;
+    case runner::config_source::cache_miss:
+      fmt::print(stderr, "{}", outcome.message);
+      return 1;
+    case runner::config_source::no_valid_config:
+      fmt::print("No config passed ({} evaluated, {} failed); the default {} stays\n", outcome.evaluations,
+                 outcome.failed, to_json_text(outcome.chosen));
+      return 1;
+    default:
+      break;
+  }
+  fmt::print(
+      "Best: {} {:.4f} ms; {} configs evaluated ({} failed, {} resumed from a checkpoint) in {:.1f} s\n",
+      to_json_text(outcome.chosen), outcome.best_time_ms, outcome.evaluations, outcome.failed,
+      outcome.resumed, outcome.tuning_s);
+  if (outcome.key && tuning.cache != runner::cache_mode::off) {
+    fmt::print("Cache: {}\n", tune::tuning_cache(tuning.cache_directory).path_of(*outcome.key).string());
+  }
+  return 0;
+}
+
 int run_tune(const tune_options& options) {
+  if (!options.kernel.empty() && !options.simulate.empty()) {
+    throw usage_error("--kernel and --simulate exclude each other");
+  }
+  if (!options.kernel.empty()) return tune_kernel(options);
   if (options.simulate.empty()) {
-    fmt::print(
-        stderr,
-        "kbench tune: tuning a kernel on a device will be done by `kbench run --effort quick|full`, which is "
-        "not built yet.\nWhat works today: kbench tune --simulate FILE [--strategy S|all] [--max-evals N] "
-        "[--runs R] [--seed S]\n");
-    return 2;
+    throw usage_error(
+        "kbench tune needs --kernel K (tune on a device) or --simulate FILE (replay strategies on a recorded "
+        "space)");
   }
   if (options.max_evals == 0) throw usage_error("--max-evals must be at least 1");
   if (options.runs == 0) throw usage_error("--runs must be at least 1");
@@ -98,7 +190,9 @@ int run_tune(const tune_options& options) {
 }
 
 const subcommand_registration tune_command{
-    "tune", "The autotuner: --simulate replays search strategies on a recorded tuning space",
+    "tune",
+    "The autotuner: tune one kernel x shape (--kernel), or replay strategies on a recorded space "
+    "(--simulate)",
     [](CLI::App& app) {
       auto options = std::make_shared<tune_options>();
       app.add_option("--simulate", options->simulate,
@@ -110,8 +204,22 @@ const subcommand_registration tune_command{
                      "Largest budget [evaluations]; scored at 25, 50, 100, 200 up to it, and at it")
           ->capture_default_str();
       app.add_option("--runs", options->runs, "Seeded runs per budget")->capture_default_str();
-      app.add_option("--seed", options->seed, "First seed (run i uses seed + i)")->capture_default_str();
-      return [options] { return run_tune(*options); };
+      app.add_option("--seed", options->seed,
+                     "First seed (run i uses seed + i); the search's seed with --kernel")
+          ->capture_default_str();
+      auto* max_evals = app.get_option("--max-evals");
+      app.add_option("--kernel,--op", options->kernel, "Tune this kernel on a device (see `kbench list`)");
+      app.add_option("--shape-index", options->shape_index, "Index into the kernel's shapes")
+          ->capture_default_str();
+      app.add_option("--backend", options->backend, "auto, cpu, opencl or cuda")->capture_default_str();
+      app.add_option("--effort", options->effort, "quick (<= 50 configs or 120 s) or full (<= 200 or 900 s)")
+          ->capture_default_str();
+      app.add_flag("--show-space", options->show_space, "Print the valid configs on this device and exit");
+      add_tuning_flags(app, options->flags, /*with_search_flags=*/false);
+      return [options, max_evals] {
+        options->max_evals_given = max_evals->count() > 0;
+        return run_tune(*options);
+      };
     }};
 
 }  // namespace

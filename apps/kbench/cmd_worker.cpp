@@ -2,6 +2,7 @@
 // line.
 
 #include <kbench/registry.hpp>
+#include <kbench/runner/config_trial.hpp>
 #include <kbench/runner/run_shape.hpp>
 
 #include "commands.hpp"
@@ -57,6 +58,19 @@ int worker(const worker_command& command) {
     }
   }
   const kernel_definition& kernel = find_kernel(command.kernel);
+  if (!command.phase.empty()) {
+    runner::trial_request request;
+    request.backend = options.backend;
+    request.seed = command.seed;
+    request.phase = runner::parse_trial_phase(command.phase);
+    request.target_ms = command.target_ms;
+    for (const auto& text : command.configs) request.configs.push_back(parse_config_text(text));
+    const auto outcomes = runner::run_trial(kernel, static_cast<std::size_t>(command.shape_index), request);
+    fmt::print("\n{}\n", nlohmann::json(outcomes).dump());
+    return 0;
+  }
+  if (command.configs.size() > 1) throw usage_error("a shape takes at most one --config");
+  if (!command.configs.empty()) options.config = parse_config_text(command.configs.front());
   maybe_inject_fault(command);
   const runner::shape_result result =
       runner::run_shape(kernel, static_cast<std::size_t>(command.shape_index), options);

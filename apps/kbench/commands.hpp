@@ -5,6 +5,8 @@
 #include <kbench/fault_injection.hpp>
 #include <kbench/measure.hpp>
 
+#include "tuning_flags.hpp"
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -36,11 +38,14 @@ struct run_command {
   std::uint64_t seed = 0;
   std::string atol, rtol;  // empty = the kernel's tolerance; validated as numbers
   std::string effort = "none";
+  tuning_flags tuning;
   std::string output;                 // JSON file to append v3 records to
   std::string db;                     // history database URL to store the records in (empty: none)
   std::string commit;                 // commit recorded with them in the history (default: $GITHUB_SHA)
   double timeout_per_kernel_s = 600;  // [s] per kernel x shape
   double target_ms = 100;             // [ms]
+  std::string shard = "1/1";          // run only shard i of N of the plan (runner/shard.hpp)
+  bool list = false;                  // print the planned kernel x shape items and exit
 };
 int run(const run_command& command);
 
@@ -53,6 +58,8 @@ struct worker_command {
   std::string atol, rtol;
   std::vector<std::string> impls;
   double target_ms = 100;
+  std::string phase;                 // compile|time|retime: a tuning trial (config_trial.hpp); empty: a shape
+  std::vector<std::string> configs;  // JSON objects; a shape takes at most one
 };
 int worker(const worker_command& command);
 

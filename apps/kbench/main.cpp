@@ -56,7 +56,7 @@ int main(int argc, char** argv) {
       app.add_subcommand("run",
                          "The suite: check every kernel x shape against torch and time it against the "
                          "torch baseline; summary table and v3 JSON");
-  run->add_option("--kernel,--op", r.kernels, "Kernels to run, comma-separated (default: all)")
+  run->add_option("--kernel,--kernels,--op", r.kernels, "Kernels to run, comma-separated (default: all)")
       ->delimiter(',');
   run->add_option("--backend", r.backend, "auto, cpu, opencl or cuda")->capture_default_str();
   run->add_option("--impl", r.impls, "Implementations to time: kbench, torch (default: both)")
@@ -66,7 +66,11 @@ int main(int argc, char** argv) {
   run->add_option("--seed", r.seed, "Seed of the deterministic inputs")->capture_default_str();
   run->add_option("--atol", r.atol, "Absolute tolerance (default: each kernel's)");
   run->add_option("--rtol", r.rtol, "Relative tolerance (default: each kernel's)");
-  run->add_option("--effort", r.effort, "Tuning effort: none (default configs)")->capture_default_str();
+  run->add_option("--effort", r.effort,
+                  "Tuning on a cache miss: none (default config), quick (<= 50 configs or 120 s per shape), "
+                  "full (<= 200 configs or 900 s)")
+      ->capture_default_str();
+  kbench::cli::add_tuning_flags(*run, r.tuning);
   run->add_option("--output", r.output, "Append v3 records to this JSON file");
   run->add_option("--db", r.db,
                   "Also store the records in this history database (postgresql://..., sqlite:///path)");
@@ -76,6 +80,10 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   run->add_option("--target-ms", r.target_ms, "Time budget each repeat count fills [ms]")
       ->capture_default_str();
+  run->add_option("--shard", r.shard,
+                  "Run only shard i of N (1-based, e.g. 2/4): every N-th kernel x shape of the plan")
+      ->capture_default_str();
+  run->add_flag("--list", r.list, "Print the planned kernel x shape items (after --shard), then exit");
   bool run_list = false;
   run->add_flag("--list-kernels", run_list, "List kernels, shapes and backends, then exit");
 
@@ -90,6 +98,8 @@ int main(int argc, char** argv) {
   worker->add_option("--rtol", w.rtol);
   worker->add_option("--impl", w.impls)->delimiter(',');
   worker->add_option("--target-ms", w.target_ms);
+  worker->add_option("--phase", w.phase);
+  worker->add_option("--config", w.configs);
 
   kbench::cli::calibrate_command c;
   auto* calibrate =

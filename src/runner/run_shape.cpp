@@ -31,7 +31,7 @@ struct prepared {
 
 /// Binds and checks one implementation. Returns nullopt-like (bound == nullptr) with `failed` set on failure.
 prepared prepare(const kernel_definition& kernel, const implementation& impl, const std::string& label,
-                 const shape& s, const std::vector<host_tensor>& inputs,
+                 const config& chosen, const shape& s, const std::vector<host_tensor>& inputs,
                  const std::vector<host_tensor>& expected, const tolerance& tol,
                  std::optional<failure>& failed) {
   prepared p;
@@ -41,7 +41,7 @@ prepared prepare(const kernel_definition& kernel, const implementation& impl, co
   try {
     device = open_device(impl.backend);
     p.result.device = device->info();
-    p.bound = std::make_unique<bound_kernel>(kernel, impl, device, s, inputs);
+    p.bound = std::make_unique<bound_kernel>(kernel, impl, device, s, inputs, chosen);
     p.result.config = to_json_text(p.bound->used_config());
   } catch (const std::exception& e) {
     if (!failed) failed = failure{shape_status::build_error, fmt::format("{}: {}", label, e.what())};
@@ -118,9 +118,9 @@ shape_result run_shape(const kernel_definition& kernel, std::size_t shape_index,
   std::optional<failure> failed;
   std::vector<prepared> impls;
   if (options.run_kbench)
-    impls.push_back(prepare(kernel, *kbench_impl, "kbench", s, inputs, expected, tol, failed));
+    impls.push_back(prepare(kernel, *kbench_impl, "kbench", options.config.value_or(config{}), s, inputs, expected, tol, failed));
   if (options.run_torch)
-    impls.push_back(prepare(kernel, *torch_impl, "torch", s, inputs, expected, tol, failed));
+    impls.push_back(prepare(kernel, *torch_impl, "torch", config{}, s, inputs, expected, tol, failed));
 
   // Time what was built and checked: the three measures each, then interleaved at one repeat count.
   std::vector<bench_target> targets;

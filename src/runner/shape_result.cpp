@@ -8,7 +8,7 @@
 namespace kbench::runner {
 
 namespace {
-constexpr std::array<std::pair<shape_status, std::string_view>, 8> status_names{{
+constexpr std::array<std::pair<shape_status, std::string_view>, 9> status_names{{
     {shape_status::ok, "ok"},
     {shape_status::wrong_result, "wrong result"},
     {shape_status::build_error, "build error"},
@@ -17,6 +17,7 @@ constexpr std::array<std::pair<shape_status, std::string_view>, 8> status_names{
     {shape_status::crashed, "crashed"},
     {shape_status::timeout, "timeout"},
     {shape_status::unavailable, "unavailable"},
+    {shape_status::cache_miss, "cache miss"},
 }};
 }  // namespace
 
@@ -117,7 +118,8 @@ void to_json(nlohmann::json& j, const shape_result& r) {
   j = {{"kernel", r.kernel},           {"shape", r.shape},
        {"shape_index", r.shape_index}, {"status", std::string(to_string(r.status))},
        {"reason", r.reason},           {"bytes_moved", r.bytes_moved},
-       {"elapsed_s", r.elapsed_s}};
+       {"elapsed_s", r.elapsed_s},      {"config_source", r.config_source},
+       {"tuning_s", r.tuning_s},        {"tuning_evaluations", r.tuning_evaluations}};
   if (r.kbench) j["kbench"] = *r.kbench;
   if (r.torch) j["torch"] = *r.torch;
 }
@@ -130,6 +132,9 @@ void from_json(const nlohmann::json& j, shape_result& r) {
   r.reason = j.at("reason");
   r.bytes_moved = j.at("bytes_moved");
   r.elapsed_s = j.at("elapsed_s");
+  r.config_source = j.value("config_source", std::string("default"));
+  r.tuning_s = j.value("tuning_s", 0.0);
+  r.tuning_evaluations = j.value("tuning_evaluations", std::size_t{0});
   if (j.contains("kbench")) r.kbench = j.at("kbench").get<impl_result>();
   if (j.contains("torch")) r.torch = j.at("torch").get<impl_result>();
 }

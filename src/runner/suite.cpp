@@ -47,7 +47,8 @@ std::vector<suite_item> plan_suite(const suite_selection& selection) {
   return plan;
 }
 
-std::vector<std::string> worker_arguments(const suite_item& item, const suite_options& options) {
+std::vector<std::string> worker_arguments(const suite_item& item, const suite_options& options,
+                                          const std::optional<kbench::config>& config) {
   std::vector<std::string> args{"worker",
                                 "--kernel",
                                 item.kernel->name,
@@ -65,6 +66,7 @@ std::vector<std::string> worker_arguments(const suite_item& item, const suite_op
   if (options.run_kbench) impls.emplace_back("kbench");
   if (options.run_torch) impls.emplace_back("torch");
   args.insert(args.end(), {"--impl", fmt::format("{}", fmt::join(impls, ","))});
+  if (config) args.insert(args.end(), {"--config", to_json_text(*config)});
   return args;
 }
 
@@ -132,10 +134,28 @@ std::vector<shape_result> run_suite(const std::vector<suite_item>& plan, const s
   for (std::size_t i = 0; i < plan.size(); ++i) {
     if (options.stop_requested && options.stop_requested()) break;
     if (options.on_start) options.on_start(i, plan.size(), plan[i]);
-    std::vector<std::string> argv{exe};
-    for (auto& a : worker_arguments(plan[i], options)) argv.push_back(std::move(a));
-    const worker_outcome outcome = run_worker(argv, options.timeout_per_shape_s);
-    results.push_back(collect(plan[i], outcome, options.timeout_per_shape_s));
+    item_plan chosen;
+    if (options.plan_item) {
+      try {
+        chosen = options.plan_item(plan[i]);
+      } catch (const std::exception& e) {
+        chosen.failure = shape_status::runtime_error;
+        chosen.reason = fmt::format("choosing the config failed: {}", e.what());
+      }
+    }
+    shape_result result;
+    if (chosen.failure) {
+      result = failed_item(plan[i], *chosen.failure, chosen.reason, 0);
+    } else {
+      std::vector<std::string> argv{exe};
+      for (auto& a : worker_arguments(plan[i], options, chosen.config)) argv.push_back(std::move(a));
+      const worker_outcome outcome = run_worker(argv, options.timeout_per_shape_s);
+      result = collect(plan[i], outcome, options.timeout_per_shape_s);
+    }
+    result.config_source = chosen.config_source;
+    result.tuning_s = chosen.tuning_s;
+    result.tuning_evaluations = chosen.tuning_evaluations;
+    results.push_back(std::move(result));
     if (options.on_done) options.on_done(i, plan.size(), results.back());
   }
   return results;

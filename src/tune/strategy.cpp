@@ -34,7 +34,6 @@ strategy::strategy(const enumerated_space& space, strategy_options options)
 }
 
 std::optional<config_id> strategy::ask() {
-  if (m_outstanding) KBENCH_THROW("strategy {}: ask() called again before tell()", name());
   if (all_proposed()) return std::nullopt;
   const std::optional<config_id> id = do_ask();
   if (!id) KBENCH_THROW("strategy {} proposed nothing though configs are left", name());
@@ -42,15 +41,16 @@ std::optional<config_id> strategy::ask() {
   if (m_proposed[*id]) KBENCH_THROW("strategy {} proposed config {} twice", name(), *id);
   m_proposed[*id] = true;
   ++m_proposed_count;
-  m_outstanding = id;
+  m_outstanding.push_back(*id);
   return id;
 }
 
 void strategy::tell(const evaluation& result) {
-  if (!m_outstanding || *m_outstanding != result.id) {
-    KBENCH_THROW("strategy {}: tell() for config {} which is not the one proposed", name(), result.id);
+  if (m_outstanding.empty() || m_outstanding.front() != result.id) {
+    KBENCH_THROW("strategy {}: tell() for config {}, but the oldest untold proposal is {}", name(), result.id,
+                 m_outstanding.empty() ? std::string("none") : std::to_string(m_outstanding.front()));
   }
-  m_outstanding.reset();
+  m_outstanding.pop_front();
   do_tell(result);
 }
 

@@ -15,10 +15,11 @@ namespace kbench::runner {
 struct shape_options {
   backend_kind backend = backend_kind::cpu;
   std::uint64_t seed = 0;
-  std::optional<double> atol, rtol;  // override the kernel's tolerance
-  bool run_kbench = true;            // --impl kbench
-  bool run_torch = true;             // --impl torch
-  double target_ms = 100;            // [ms] time budget each repeat count fills
+  std::optional<double> atol, rtol;      // override the kernel's tolerance
+  bool run_kbench = true;                // --impl kbench
+  bool run_torch = true;                 // --impl torch
+  double target_ms = 100;                // [ms] time budget each repeat count fills
+  std::optional<kbench::config> config;  // the kbench implementation's config (tuned); default when empty
 };
 
 [[nodiscard]] shape_result run_shape(const kernel_definition& kernel, std::size_t shape_index,

@@ -16,7 +16,7 @@ namespace kbench::runner {
 /// ok; wrong_result (accuracy); build_error; runtime_error (an exception while running); invalid_timing (a
 /// sync violation or incomplete capture); crashed (the worker died on a signal); timeout
 /// (--timeout-per-kernel); unavailable (the backend has no device here or the kernel no implementation for
-/// it).
+/// it); cache_miss (--assert-cache-hit and no tuned config in the cache).
 enum class shape_status {
   ok,
   wrong_result,
@@ -25,7 +25,8 @@ enum class shape_status {
   invalid_timing,
   crashed,
   timeout,
-  unavailable
+  unavailable,
+  cache_miss
 };
 [[nodiscard]] std::string_view to_string(shape_status status);
 [[nodiscard]] shape_status parse_shape_status(std::string_view text);
@@ -54,9 +55,12 @@ struct shape_result {
   std::string shape;  // "[1024,256]"
   std::size_t shape_index = 0;
   shape_status status = shape_status::ok;
-  std::string reason;      // empty when ok
-  double bytes_moved = 0;  // [bytes per call], 0 when the kernel does not say
-  double elapsed_s = 0;    // [s] wall time the shape took, worker start to end
+  std::string reason;                     // empty when ok
+  double bytes_moved = 0;                 // [bytes per call], 0 when the kernel does not say
+  double elapsed_s = 0;                   // [s] wall time the shape took, worker start to end
+  std::string config_source = "default";  // runner::config_source of the kbench config: tuned, cache_hit, ...
+  double tuning_s = 0;                    // [s] spent choosing the config (searching), 0 on a cache hit
+  std::size_t tuning_evaluations = 0;     // configs evaluated for it now
   std::optional<impl_result> kbench, torch;
 
   /// torch median latency / kbench median latency; nullopt unless both were timed.

@@ -1,6 +1,7 @@
 #pragma once
 // The suite: which kernel x shape pairs to run, and running them one by one in worker processes.
 
+#include <kbench/config.hpp>
 #include <kbench/device.hpp>
 #include <kbench/kernel.hpp>
 #include <kbench/runner/shape_result.hpp>
@@ -28,6 +29,16 @@ struct suite_selection {
 /// kernel or a shape index/count no selected kernel has (the message lists the valid choices).
 [[nodiscard]] std::vector<suite_item> plan_suite(const suite_selection& selection);
 
+/// What run_suite measures an item with: the kbench implementation's config, or a failure that skips it.
+struct item_plan {
+  std::optional<kbench::config> config;  // empty: the default config
+  std::optional<shape_status> failure;   // set: the item is not measured and gets this status
+  std::string reason;                    // of the failure, or a note (warnings of the tuning)
+  std::string config_source = "default";
+  double tuning_s = 0;  // [s]
+  std::size_t tuning_evaluations = 0;
+};
+
 struct suite_options {
   backend_kind backend = backend_kind::cpu;
   std::uint64_t seed = 0;
@@ -38,6 +49,8 @@ struct suite_options {
   /// Called before each item starts (index, count, item) and after it ends (with its result).
   std::function<void(std::size_t, std::size_t, const suite_item&)> on_start;
   std::function<void(std::size_t, std::size_t, const shape_result&)> on_done;
+  /// Called before each item is measured (in this process, before its worker starts): tuning or the cache.
+  std::function<item_plan(const suite_item&)> plan_item;
   /// Polled between items: true stops the run (Ctrl-C) after the current item.
   std::function<bool()> stop_requested;
 };
@@ -48,6 +61,7 @@ struct suite_options {
                                                   const suite_options& options);
 
 /// The arguments of `kbench worker` for one item (after the executable path).
-[[nodiscard]] std::vector<std::string> worker_arguments(const suite_item& item, const suite_options& options);
+[[nodiscard]] std::vector<std::string> worker_arguments(const suite_item& item, const suite_options& options,
+                                                        const std::optional<kbench::config>& config = {});
 
 }  // namespace kbench::runner

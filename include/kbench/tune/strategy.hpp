@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <optional>
 #include <span>
@@ -37,7 +38,9 @@ class strategy {
   /// The next config to evaluate: valid, never proposed before; nullopt once all have been proposed.
   /// Throws kbench::error if a strategy breaks that contract (a bug in the strategy).
   [[nodiscard]] std::optional<config_id> ask();
-  /// The outcome of the config last returned by ask(); a failure has a status and no time.
+  /// The outcome of the oldest config returned by ask() and not yet told; a failure has a status and no
+  /// time. Several asks may precede the tells (the tuner compiles a batch of configs in parallel); the tells
+  /// then come in the order of the asks.
   void tell(const evaluation& result);
 
   [[nodiscard]] virtual std::string_view name() const = 0;
@@ -68,7 +71,7 @@ class strategy {
   std::uint64_t m_rng_state[4];  // xoshiro256**
   std::vector<bool> m_proposed;
   std::size_t m_proposed_count = 0;
-  std::optional<config_id> m_outstanding;
+  std::deque<config_id> m_outstanding;  // asked, not yet told, oldest first
 };
 
 /// Builds a strategy by name; throws usage_error listing the valid names for an unknown one.

@@ -1,0 +1,180 @@
+#include <kbench/accuracy.hpp>
+#include <kbench/backend_registry.hpp>
+#include <kbench/bench.hpp>
+#include <kbench/bound_kernel.hpp>
+#include <kbench/error.hpp>
+#include <kbench/runner/config_trial.hpp>
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <csignal>
+#include <cstdlib>
+#include <memory>
+#include <thread>
+
+namespace kbench::runner {
+
+namespace {
+
+using json = nlohmann::json;
+using tune::eval_status;
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+/// KBENCH_INJECT_TRIAL_FAULT="kernel|{config json}|segv|hang|wrong[;...]" makes the matching config fail for
+/// real while it is timed (segv: the worker dies on SIGSEGV; hang: it never returns; wrong: its output is
+/// corrupted before the check), to test that tuning records each with its status and goes on (tests/cli).
+/// Unset in normal use.
+std::string injected_fault(const kernel_definition& kernel, const config& values) {
+  const char* spec = std::getenv("KBENCH_INJECT_TRIAL_FAULT");
+  if (spec == nullptr) return {};
+  const std::string wanted = kernel.name + "|" + to_json_text(values) + "|";
+  std::string text(spec);
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t end = std::min(text.find(';', start), text.size());
+    const std::string item = text.substr(start, end - start);
+    if (item.rfind(wanted, 0) == 0) return item.substr(wanted.size());
+    start = end + 1;
+  }
+  return {};
+}
+
+void act_out(const std::string& fault) {
+  if (fault == "segv") std::raise(SIGSEGV);
+  if (fault == "hang") {
+    while (true) std::this_thread::sleep_for(std::chrono::seconds(1));
+  }
+}
+
+}  // namespace
+
+std::string_view to_string(trial_phase phase) {
+  switch (phase) {
+    case trial_phase::compile:
+      return "compile";
+    case trial_phase::time:
+      return "time";
+    case trial_phase::retime:
+      return "retime";
+  }
+  return "?";
+}
+
+trial_phase parse_trial_phase(std::string_view name) {
+  for (trial_phase p : {trial_phase::compile, trial_phase::time, trial_phase::retime}) {
+    if (to_string(p) == name) return p;
+  }
+  throw usage_error(fmt::format("unknown trial phase '{}' (valid: compile, time, retime)", name));
+}
+
+void to_json(json& j, const trial_outcome& t) {
+  j = {{"config", json::parse(to_json_text(t.values))},
+       {"status", std::string(tune::to_string(t.status))},
+       {"time_ms", t.time_ms},
+       {"samples", t.samples},
+       {"build_s", t.build_s},
+       {"message", t.message}};
+}
+
+void from_json(const json& j, trial_outcome& t) {
+  t.values = parse_config_text(j.at("config").dump());
+  t.status = tune::parse_eval_status(j.at("status").get<std::string>());
+  t.time_ms = j.at("time_ms").get<double>();
+  t.samples = j.at("samples").get<std::size_t>();
+  t.build_s = j.at("build_s").get<double>();
+  t.message = j.at("message").get<std::string>();
+}
+
+std::vector<trial_outcome> run_trial(const kernel_definition& kernel, std::size_t shape_index,
+                                     const trial_request& request) {
+  if (shape_index >= kernel.shapes.size()) {
+    throw usage_error(fmt::format("shape index {} out of range for kernel '{}' (valid: 0..{})", shape_index,
+                                  kernel.name, kernel.shapes.size() - 1));
+  }
+  const implementation* impl = kernel.find(request.backend);
+  if (impl == nullptr) {
+    throw usage_error(
+        fmt::format("kernel '{}' has no {} implementation", kernel.name, to_string(request.backend)));
+  }
+  if (request.configs.empty()) throw usage_error("a trial needs at least one --config");
+  const shape& s = kernel.shapes[shape_index];
+  const device_ptr device = open_device(request.backend);
+  const std::vector<host_tensor> inputs = kernel.make_inputs(s, request.seed);
+  const bool needs_reference = request.phase != trial_phase::compile;
+  const std::vector<host_tensor> expected =
+      needs_reference ? kernel.reference(inputs) : std::vector<host_tensor>{};
+
+  std::vector<trial_outcome> outcomes(request.configs.size());
+  std::vector<std::unique_ptr<bound_kernel>> bound(request.configs.size());
+  for (std::size_t i = 0; i < request.configs.size(); ++i) {
+    trial_outcome& out = outcomes[i];
+    out.values = request.configs[i];
+    const auto start = std::chrono::steady_clock::now();
+    try {
+      bound[i] = std::make_unique<bound_kernel>(kernel, *impl, device, s, inputs, out.values);
+    } catch (const std::exception& e) {
+      out.status = eval_status::compile_error;
+      out.message = e.what();
+    }
+    out.build_s = seconds_since(start);
+    if (!bound[i] || !needs_reference) continue;
+
+    const std::string fault = injected_fault(kernel, out.values);
+    try {
+      act_out(fault);
+      std::vector<host_tensor> got = bound[i]->run_and_read(expected);
+      if (fault == "wrong" && !got.empty() && !got[0].values.empty()) got[0].values[0] += 1000.0f;
+      const accuracy_report report = check_accuracy(got, expected, kernel.tolerance);
+      if (!report.passed) {
+        out.status = eval_status::wrong_result;
+        out.message = report.message;
+        bound[i].reset();
+      }
+    } catch (const std::exception& e) {
+      out.status = eval_status::runtime_error;
+      out.message = e.what();
+      bound[i].reset();
+    }
+  }
+  if (request.phase == trial_phase::compile) return outcomes;
+
+  // Time what passed: alone (time), or interleaved at one repeat count (retime).
+  std::vector<std::size_t> timed;
+  std::vector<bench_target> targets;
+  for (std::size_t i = 0; i < bound.size(); ++i) {
+    if (!bound[i]) continue;
+    timed.push_back(i);
+    targets.push_back(bound[i]->target());
+  }
+  if (targets.empty()) return outcomes;
+  try {
+    int repeat = 1000;  // the slowest config sets the count, so that every config fits the budget
+    for (const bench_target& t : targets)
+      repeat = std::min(repeat, compute_repeat(t, request.target_ms, 5, 1000));
+    const std::vector<bench_result> results = interleaved_bench(targets, repeat, /*warmup=*/2);
+    for (std::size_t k = 0; k < timed.size(); ++k) {
+      trial_outcome& out = outcomes[timed[k]];
+      const bench_result& r = results[k];
+      if (r.sync_violations > 0) {
+        out.status = eval_status::runtime_error;
+        out.message =
+            fmt::format("{} waits returned before the work finished: timing invalid", r.sync_violations);
+        continue;
+      }
+      out.time_ms = r.stats.median;
+      out.samples = r.samples_ms.size();
+    }
+  } catch (const std::exception& e) {
+    for (std::size_t i : timed) {
+      outcomes[i].status = eval_status::runtime_error;
+      outcomes[i].message = e.what();
+    }
+  }
+  return outcomes;
+}
+
+}  // namespace kbench::runner

@@ -1,0 +1,344 @@
+#include <kbench/build_config.hpp>
+#include <kbench/error.hpp>
+#include <kbench/runner/config_trial.hpp>
+#include <kbench/runner/tune_shape.hpp>
+#include <kbench/runner/worker_process.hpp>
+#include <kbench/tune/strategy.hpp>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <csignal>
+#include <cstring>
+#include <map>
+#include <thread>
+
+namespace kbench::runner {
+
+namespace {
+
+using tune::eval_status;
+using tune::logged_evaluation;
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+std::string last_line(const std::string& text) {
+  std::size_t end = text.find_last_not_of("\r\n \t");
+  if (end == std::string::npos) return {};
+  const std::size_t begin = text.rfind('\n', end);
+  return text.substr(begin == std::string::npos ? 0 : begin + 1,
+                     end + 1 - (begin == std::string::npos ? 0 : begin + 1));
+}
+
+std::string tail(const std::string& text, std::size_t max_chars = 400) {
+  std::string t = text;
+  while (!t.empty() && (t.back() == '\n' || t.back() == '\r')) t.pop_back();
+  return t.size() > max_chars ? "..." + t.substr(t.size() - max_chars) : t;
+}
+
+/// `kbench worker` arguments of one trial (after the executable path).
+std::vector<std::string> trial_arguments(const kernel_definition& kernel, std::size_t shape_index,
+                                         const tuning_options& options, trial_phase phase,
+                                         const std::vector<config>& configs) {
+  std::vector<std::string> args{"worker",
+                                "--kernel",
+                                kernel.name,
+                                "--shape-index",
+                                std::to_string(shape_index),
+                                "--backend",
+                                std::string(kbench::to_string(options.backend)),
+                                "--seed",
+                                std::to_string(options.seed),
+                                "--phase",
+                                std::string(to_string(phase)),
+                                "--target-ms",
+                                fmt::format("{}", options.target_ms)};
+  for (const config& c : configs) args.insert(args.end(), {"--config", to_json_text(c)});
+  return args;
+}
+
+/// Runs one trial in a fresh worker. A worker that dies, hangs or prints garbage gives every one of its
+/// configs the matching status; this never throws for a worker's failure.
+std::vector<trial_outcome> run_trial_worker(const kernel_definition& kernel, std::size_t shape_index,
+                                            const tuning_options& options, trial_phase phase,
+                                            const std::vector<config>& configs, double timeout_s) {
+  std::vector<trial_outcome> failed(configs.size());
+  for (std::size_t i = 0; i < configs.size(); ++i) failed[i].values = configs[i];
+  const auto fail_all = [&](eval_status status, const std::string& why) {
+    for (auto& f : failed) {
+      f.status = status;
+      f.message = why;
+    }
+    return failed;
+  };
+  std::vector<std::string> argv{self_executable()};
+  for (auto& a : trial_arguments(kernel, shape_index, options, phase, configs)) argv.push_back(std::move(a));
+  worker_outcome outcome;
+  try {
+    outcome = run_worker(argv, timeout_s);
+  } catch (const std::exception& e) {
+    return fail_all(eval_status::runtime_error, fmt::format("cannot start a worker: {}", e.what()));
+  }
+  if (outcome.timed_out) {
+    return fail_all(eval_status::timeout,
+                    fmt::format("{} worker killed after the {:.0f} s timeout", to_string(phase), timeout_s));
+  }
+  const eval_status died =
+      phase == trial_phase::compile ? eval_status::compile_error : eval_status::runtime_error;
+  if (outcome.signal != 0) {
+    return fail_all(died,
+                    fmt::format("worker died on signal {} ({})", outcome.signal, strsignal(outcome.signal)));
+  }
+  if (outcome.exit_code != 0) {
+    return fail_all(died,
+                    fmt::format("worker exited with status {}: {}", outcome.exit_code, tail(outcome.err)));
+  }
+  try {
+    const auto parsed = nlohmann::json::parse(last_line(outcome.out)).get<std::vector<trial_outcome>>();
+    if (parsed.size() != configs.size()) {
+      return fail_all(eval_status::runtime_error, fmt::format("worker returned {} results for {} configs",
+                                                              parsed.size(), configs.size()));
+    }
+    return parsed;
+  } catch (const std::exception& e) {
+    return fail_all(eval_status::runtime_error, fmt::format("unreadable worker output ({}): {}", e.what(),
+                                                            tail(outcome.out + outcome.err)));
+  }
+}
+
+logged_evaluation to_logged(const trial_outcome& t) {
+  logged_evaluation l;
+  l.values = t.values;
+  l.status = t.status;
+  l.time_ms = t.status == eval_status::ok ? t.time_ms : 0;
+  l.message = t.message;
+  return l;
+}
+
+/// Writes checkpoints and the final entry; an unwritable cache becomes one warning, not a failed run.
+class cache_writer {
+ public:
+  cache_writer(const tune::tuning_cache& cache, bool enabled, std::vector<std::string>& warnings)
+      : m_cache(cache), m_enabled(enabled), m_warnings(warnings) {}
+  void write(const tune::cache_entry& entry) {
+    if (!m_enabled || m_broken) return;
+    try {
+      m_cache.write(entry);
+    } catch (const std::exception& e) {
+      m_broken = true;
+      m_warnings.push_back(fmt::format("tuning cache not written: {}", e.what()));
+    }
+  }
+
+ private:
+  const tune::tuning_cache& m_cache;
+  bool m_enabled;
+  std::vector<std::string>& m_warnings;
+  bool m_broken = false;
+};
+
+}  // namespace
+
+std::string_view to_string(config_source source) {
+  switch (source) {
+    case config_source::untunable:
+      return "untunable";
+    case config_source::default_config:
+      return "default";
+    case config_source::cache_hit:
+      return "cache_hit";
+    case config_source::tuned:
+      return "tuned";
+    case config_source::cache_miss:
+      return "cache_miss";
+    case config_source::no_valid_config:
+      return "no_valid_config";
+  }
+  return "?";
+}
+
+tune::cache_key make_cache_key(const kernel_definition& kernel, std::size_t shape_index,
+                               const device_info& device, const tune::space& space) {
+  tune::cache_key key;
+  key.kernel = kernel.name;
+  key.shape = kbench::to_string(kernel.shapes.at(shape_index));
+  key.dtype = "float32";
+  key.backend = std::string(kbench::to_string(device.backend));
+  key.device = device.name;
+  key.driver = device.driver_version;
+  key.source_hash = kernel.source_hash;
+  key.space_hash = space.definition_hash_text();
+  key.kbench_version = KBENCH_VERSION;
+  return key;
+}
+
+tuning_outcome choose_config(const kernel_definition& kernel, std::size_t shape_index,
+                             const device_info& device, const tuning_options& options) {
+  const auto started = std::chrono::steady_clock::now();
+  const auto tell = [&](const std::string& line) {
+    if (options.progress) options.progress(line);
+  };
+  tuning_outcome outcome;
+  const implementation* impl = kernel.find(options.backend);
+  if (impl == nullptr || !impl->tuning_space) {
+    if (impl != nullptr) outcome.chosen = impl->default_config;
+    return outcome;
+  }
+  const tune::space space = impl->tuning_space(kernel.shapes.at(shape_index));
+  const tune::enumerated_space valid = space.enumerate(device);
+  outcome.space_size = valid.size();
+  outcome.key = make_cache_key(kernel, shape_index, device, space);
+  const tune::tuning_cache cache(options.cache_directory);
+
+  std::optional<tune::cache_entry> checkpoint;
+  if (options.cache == cache_mode::read_write) {
+    tune::cache_lookup found = cache.read(*outcome.key);
+    outcome.warnings = std::move(found.warnings);
+    if (found.entry && found.entry->complete) {
+      outcome.source = found.entry->best ? config_source::cache_hit : config_source::no_valid_config;
+      outcome.chosen = found.entry->best ? *found.entry->best : impl->default_config;
+      outcome.best_time_ms = found.entry->best_time_ms;
+      return outcome;
+    }
+    checkpoint = std::move(found.entry);
+  }
+  if (options.assert_cache_hit) {
+    outcome.source = config_source::cache_miss;
+    outcome.message = cache.describe_miss(*outcome.key);
+    return outcome;
+  }
+  if (options.strategy.empty()) {
+    outcome.source = config_source::default_config;
+    outcome.chosen = impl->default_config;
+    return outcome;
+  }
+
+  // The search. Results of a checkpoint are replayed when the strategy proposes their configs again (the
+  // same seed proposes the same configs given the same results), so a resumed search costs nothing twice.
+  std::map<std::string, logged_evaluation> resumable;
+  if (checkpoint) {
+    for (const auto& l : checkpoint->log) resumable.emplace(to_json_text(l.values), l);
+  }
+  auto search = tune::make_strategy(options.strategy, valid, {options.seed, options.budget.max_evals});
+  tune::cache_entry entry;
+  entry.key = *outcome.key;
+  entry.strategy = options.strategy;
+  entry.seed = options.seed;
+  entry.tuning_s = checkpoint ? checkpoint->tuning_s : 0;
+  cache_writer writer(cache, options.cache != cache_mode::off, outcome.warnings);
+
+  const bool compiles = options.backend != backend_kind::cpu && options.backend != backend_kind::torch;
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  const std::size_t batch_size =
+      compiles ? (options.parallel_compiles ? options.parallel_compiles : cores) : 1;
+  const std::size_t max_evals = options.budget.max_evals;
+  for (;;) {
+    if (max_evals != 0 && entry.log.size() >= max_evals) break;
+    if (options.budget.time_budget_s > 0 && seconds_since(started) >= options.budget.time_budget_s) break;
+    std::vector<tune::config_id> batch;
+    while (batch.size() < batch_size && (max_evals == 0 || entry.log.size() + batch.size() < max_evals)) {
+      const auto id = search->ask();
+      if (!id) break;
+      batch.push_back(*id);
+    }
+    if (batch.empty()) break;
+
+    std::vector<config> configs;
+    for (tune::config_id id : batch) configs.push_back(valid.to_config(id));
+    std::vector<std::optional<trial_outcome>> compiled(batch.size());
+    if (compiles) {
+      // One worker per config, all at once (the batch is at most one per core); each has its own timeout.
+      std::vector<std::thread> threads;
+      for (std::size_t i = 0; i < batch.size(); ++i) {
+        if (resumable.count(to_json_text(configs[i])) != 0) continue;
+        threads.emplace_back([&, i] {
+          compiled[i] = run_trial_worker(kernel, shape_index, options, trial_phase::compile, {configs[i]},
+                                         options.compile_timeout_s)
+                            .front();
+        });
+      }
+      for (auto& t : threads) t.join();
+    }
+    for (std::size_t i = 0; i < batch.size(); ++i) {
+      logged_evaluation result;
+      if (const auto found = resumable.find(to_json_text(configs[i])); found != resumable.end()) {
+        result = found->second;
+        ++outcome.resumed;
+      } else {
+        if (compiled[i] && compiled[i]->status != eval_status::ok) {
+          result = to_logged(*compiled[i]);
+        } else {
+          result = to_logged(run_trial_worker(kernel, shape_index, options, trial_phase::time, {configs[i]},
+                                              options.trial_timeout_s)
+                                 .front());
+        }
+        ++outcome.evaluations;
+        if (result.status != eval_status::ok) ++outcome.failed;
+      }
+      tune::evaluation e;
+      e.id = batch[i];
+      e.status = result.status;
+      if (result.status == eval_status::ok) e.time_ms = result.time_ms;
+      search->tell(e);
+      tell(result.status == eval_status::ok
+               ? fmt::format("  config {:>3} {} {:.4f} ms", entry.log.size() + 1, to_json_text(result.values),
+                             result.time_ms)
+               : fmt::format("  config {:>3} {} {}: {}", entry.log.size() + 1, to_json_text(result.values),
+                             tune::to_string(result.status), result.message));
+      entry.log.push_back(std::move(result));
+      entry.tuning_s = (checkpoint ? checkpoint->tuning_s : 0) + seconds_since(started);
+      writer.write(entry);
+    }
+  }
+
+  // The final pick: the configs near the best, re-timed interleaved in one worker.
+  std::vector<const logged_evaluation*> ok;
+  for (const auto& l : entry.log) {
+    if (l.status == eval_status::ok) ok.push_back(&l);
+  }
+  std::sort(ok.begin(), ok.end(), [](const auto* a, const auto* b) { return a->time_ms < b->time_ms; });
+  if (ok.empty()) {
+    outcome.source = config_source::no_valid_config;
+    outcome.chosen = impl->default_config;
+  } else {
+    outcome.source = config_source::tuned;
+    outcome.chosen = ok.front()->values;
+    outcome.best_time_ms = ok.front()->time_ms;
+    std::vector<config> candidates;
+    for (const auto* l : ok) {
+      if (candidates.size() >= options.retime_top || l->time_ms > options.retime_within * ok.front()->time_ms)
+        break;
+      candidates.push_back(l->values);
+    }
+    if (candidates.size() >= 2) {
+      tell(fmt::format("  re-timing the {} configs within {}x of the best, interleaved", candidates.size(),
+                       options.retime_within));
+      const auto retimed = run_trial_worker(kernel, shape_index, options, trial_phase::retime, candidates,
+                                            options.trial_timeout_s * static_cast<double>(candidates.size()));
+      const trial_outcome* fastest = nullptr;
+      for (const auto& r : retimed) {
+        if (r.status == eval_status::ok && (fastest == nullptr || r.time_ms < fastest->time_ms)) fastest = &r;
+      }
+      if (fastest != nullptr) {
+        outcome.chosen = fastest->values;
+        outcome.best_time_ms = fastest->time_ms;
+      } else {
+        outcome.warnings.push_back(fmt::format("the final re-timing failed ({}); the search's best is kept",
+                                               retimed.empty() ? "no result" : retimed.front().message));
+      }
+    }
+  }
+  outcome.tuning_s = seconds_since(started);
+  entry.complete = true;
+  if (!ok.empty()) entry.best = outcome.chosen;
+  entry.best_time_ms = outcome.best_time_ms;
+  entry.tuning_s = (checkpoint ? checkpoint->tuning_s : 0) + outcome.tuning_s;
+  writer.write(entry);
+  outcome.log = entry.log;
+  return outcome;
+}
+
+}  // namespace kbench::runner
