@@ -118,7 +118,8 @@ shape_result run_shape(const kernel_definition& kernel, std::size_t shape_index,
   std::optional<failure> failed;
   std::vector<prepared> impls;
   if (options.run_kbench)
-    impls.push_back(prepare(kernel, *kbench_impl, "kbench", options.config.value_or(config{}), s, inputs, expected, tol, failed));
+    impls.push_back(prepare(kernel, *kbench_impl, "kbench", options.config.value_or(config{}), s, inputs,
+                            expected, tol, failed));
   if (options.run_torch)
     impls.push_back(prepare(kernel, *torch_impl, "torch", config{}, s, inputs, expected, tol, failed));
 

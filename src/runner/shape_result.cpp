@@ -118,8 +118,8 @@ void to_json(nlohmann::json& j, const shape_result& r) {
   j = {{"kernel", r.kernel},           {"shape", r.shape},
        {"shape_index", r.shape_index}, {"status", std::string(to_string(r.status))},
        {"reason", r.reason},           {"bytes_moved", r.bytes_moved},
-       {"elapsed_s", r.elapsed_s},      {"config_source", r.config_source},
-       {"tuning_s", r.tuning_s},        {"tuning_evaluations", r.tuning_evaluations}};
+       {"elapsed_s", r.elapsed_s},     {"config_source", r.config_source},
+       {"tuning_s", r.tuning_s},       {"tuning_evaluations", r.tuning_evaluations}};
   if (r.kbench) j["kbench"] = *r.kbench;
   if (r.torch) j["torch"] = *r.torch;
 }
