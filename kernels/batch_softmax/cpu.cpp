@@ -1,9 +1,8 @@
-// batch_softmax on the cpu backend: the B * M rows split over the thread pool (GRAIN rows per chunk at
-// least); each row is read twice: pass 1 keeps a running max and a running sum of exp(x - max) (rescaled when
-// the max grows), pass 2 writes exp(x - max) / sum. The inner loops use GCC vector extensions (4 floats, one
-// SSE register) with a polynomial exp: the build has no -ffast-math, so neither std::exp nor a clamp compare
-// in a loop is auto-vectorized, and scalar expf would dominate the time. exp4 is accurate to ~1.5 ulp over
-// the range used here.
+// batch_softmax on the cpu backend: the B * M rows in tasks of GRAIN rows, taken by the workers from a shared
+// counter (simd::for_tasks); each row is read twice: pass 1 keeps a running max and a running sum of
+// exp(x - max) (rescaled when the max grows), pass 2 writes exp(x - max) / sum
+// (../common/cpu_row_softmax.hpp: vectors of W floats by the ISA parameter, UNROLL vectors per step of pass
+// 1, a polynomial exp of ~1.5 ulp).
 
 #include <kbench/backends/cpu.hpp>
 #include <kbench/error.hpp>
@@ -12,15 +11,9 @@
 
 #include "../common/cpu_row_softmax.hpp"
 
-#include <bit>
-#include <cmath>
-#include <cstdint>
-#include <cstring>
-#include <limits>
+#include <cstddef>
 
 namespace kbench::kernels {
-
-using namespace cpu_row_softmax;  // row_stats, row_normalize (../common/cpu_row_softmax.hpp)
 
 launcher bind_batch_softmax_cpu(const kernel_args& args) {
   auto device = std::dynamic_pointer_cast<cpu::cpu_device>(args.device);
@@ -43,24 +36,23 @@ launcher bind_batch_softmax_cpu(const kernel_args& args) {
     KBENCH_THROW("batch_softmax/cpu: input holds {} bytes, shape {} needs {}", args.inputs[0]->size_bytes(),
                  to_string(args.shape), bytes);
   }
-  const auto found = args.config.find("GRAIN");
-  const std::int64_t grain = found == args.config.end() ? 8 : found->second;  // [rows per chunk, at least]
-  if (grain <= 0) KBENCH_THROW("batch_softmax/cpu: GRAIN must be positive, got {}", grain);
+  const std::size_t grain = simd::positive(args.config, "GRAIN", 8, "batch_softmax/cpu");  // [rows per task]
+  const std::size_t unroll =
+      simd::positive(args.config, "UNROLL", 2, "batch_softmax/cpu");  // [vectors per step]
+  if (unroll != 1 && unroll != 2 && unroll != 4) {
+    KBENCH_THROW("batch_softmax/cpu: UNROLL must be 1, 2 or 4, got {}", unroll);
+  }
+  const cpu_row_softmax::rows_fn run =
+      cpu_row_softmax::select(simd::isa_of(args.config, "batch_softmax/cpu"), unroll);
 
   buffer_ptr input = args.inputs[0];
   buffer_ptr output = device->allocate(bytes);
-  return [device, input, output, rows, cols, grain = static_cast<std::size_t>(grain)]() {
+  return [device, input, output, rows, cols, grain, run]() {
     const float* x = cpu::float_data(input);
     float* y = cpu::float_data(output);
     event_ptr done = device->launch([=](const cpu::parallel_context& ctx) {
-      ctx.parallel_for(rows, grain, [=](std::size_t begin, std::size_t end) {
-        for (std::size_t r = begin; r < end; ++r) {
-          float max = 0;
-          float sum = 0;
-          row_max_and_sum(x + r * cols, cols, max, sum);
-          row_normalize(x + r * cols, y + r * cols, cols, max, sum);
-        }
-      });
+      simd::for_tasks(ctx, rows, grain,
+                      [=](std::size_t begin, std::size_t end) { run(x, y, cols, begin, end); });
     });
     return call_result{{done}, {output}};
   };

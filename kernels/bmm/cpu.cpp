@@ -1,134 +1,204 @@
-// bmm on the cpu backend: a cache-blocked kernel, parallel over (batch x blocks of MB rows of C).
-// For each block of MB rows and each panel of NB columns, the block of C is accumulated in a local buffer
-// (MB x NB floats, L2-resident) over K in steps of KB: the B panel [KB x NB] is packed as tiles of KB x 16
-// contiguous floats (zero-padded past N), then a 2 x 16 micro-kernel runs over each tile for every row pair
-// of the block, its 2 x 16 accumulators in registers for the whole KB depth; A is read in place (its rows are
-// contiguous). Config: MB, NB, KB = block sizes [rows of C, columns of C (a multiple of 16), depth].
+// bmm on the cpu backend: a packed, register-blocked GEMM in the style of BLIS / GotoBLAS, parallel over
+// tasks (one batch entry x one panel of NB columns of C) that the workers take from a shared counter.
+//
+// Per task, over K in blocks of KB: the panel B[k0 : k0 + KB, n0 : n0 + NB] is packed into strips of NR = 2W
+// columns (KB x NR contiguous floats each, zero-padded past N); then for each block of MB rows of A, the
+// block A[m0 : m0 + MB, k0 : k0 + KB] is packed into strips of MR rows (for every k, the MR values of a
+// column, zero-padded past M), and a micro-kernel computes each MR x NR tile of C: MR x 2 vector accumulators
+// held in registers over the KB-deep block (per k: two vector loads of the B strip, MR broadcasts of A, 2 *
+// MR multiply-adds, which the AVX2 / AVX-512 builds contract to FMAs), then added to C (stored on the first
+// block). A B strip (KB * NR floats, 32 KiB at KB = 256 on AVX-512) stays in L1 while the A strips of the
+// block stream past it from L2; the packed B panel (KB x NB) is reused by every row block, so packing B costs
+// 1/M and packing A 1/NB of the multiply-adds. Tiles that overhang M or N are computed into a local tile and
+// only their valid part is written.
+// Config: ISA (vector width W: 4 SSE2, 8 AVX2, 16 AVX-512), MR (rows of the register tile), MB, NB, KB (block
+// sizes [rows of C, columns of C, depth]).
 
 #include <kbench/backends/cpu.hpp>
 #include <kbench/error.hpp>
 
 #include "bmm.hpp"
 
+#include "../common/cpu_rows_simd.hpp"
+
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <vector>
 
 namespace kbench::kernels {
 
 namespace {
 
-constexpr std::size_t lanes =
-    16;  // columns per micro-tile; NB and the padded panel width are multiples of it
+using namespace simd;  // f32v, load, store (../common/cpu_rows_simd.hpp)
 
-// The micro-kernels keep a 2 x 16 (or 1 x 16) tile of C in registers for the whole depth of the panel: per k,
-// four vector loads of the panel and two scalars of A feed 16 multiply-adds (64 flops). GCC vector extensions
-// (4 floats = one SSE register) make the register tile explicit; plain arrays would be spilled to memory.
-using f32x4 = float __attribute__((vector_size(16)));
-
-f32x4 load4(const float* p) {
-  f32x4 v;
-  std::memcpy(&v, p, sizeof v);
-  return v;
-}
-
-void store4(float* p, f32x4 v) {
-  std::memcpy(p, &v, sizeof v);
-}
-
-// c0[0, 16) += sum_k a0[k] * tile[k, :] and c1 likewise with a1; `tile` is depth x 16 contiguous floats.
-void micro_2x16(const float* a0, const float* a1, const float* tile, std::size_t depth, float* c0,
-                float* c1) {
-  f32x4 r00 = load4(c0), r01 = load4(c0 + 4), r02 = load4(c0 + 8), r03 = load4(c0 + 12);
-  f32x4 r10 = load4(c1), r11 = load4(c1 + 4), r12 = load4(c1 + 8), r13 = load4(c1 + 12);
-  for (std::size_t k = 0; k < depth; ++k) {
-    const float* p = tile + k * lanes;
-    const f32x4 b0 = load4(p), b1 = load4(p + 4), b2 = load4(p + 8), b3 = load4(p + 12);
-    const float x = a0[k];
-    const float y = a1[k];
-    r00 += x * b0;
-    r01 += x * b1;
-    r02 += x * b2;
-    r03 += x * b3;
-    r10 += y * b0;
-    r11 += y * b1;
-    r12 += y * b2;
-    r13 += y * b3;
-  }
-  store4(c0, r00), store4(c0 + 4, r01), store4(c0 + 8, r02), store4(c0 + 12, r03);
-  store4(c1, r10), store4(c1 + 4, r11), store4(c1 + 8, r12), store4(c1 + 12, r13);
-}
-
-void micro_1x16(const float* a0, const float* tile, std::size_t depth, float* c0) {
-  f32x4 r00 = load4(c0), r01 = load4(c0 + 4), r02 = load4(c0 + 8), r03 = load4(c0 + 12);
-  for (std::size_t k = 0; k < depth; ++k) {
-    const float* p = tile + k * lanes;
-    const float x = a0[k];
-    r00 += x * load4(p);
-    r01 += x * load4(p + 4);
-    r02 += x * load4(p + 8);
-    r03 += x * load4(p + 12);
-  }
-  store4(c0, r00), store4(c0 + 4, r01), store4(c0 + 8, r02), store4(c0 + 12, r03);
-}
-
-struct blocking {
+struct bmm_plan {
   std::size_t batch, m, n, k;  // problem [B, M, N, K]
-  std::size_t mb, nb, kb;      // block sizes
+  std::size_t mb, nb, kb;      // block sizes [rows, columns, depth]
 };
 
-// One task: rows [m0, m0 + mb) of C[b]. `panel` holds kb x nb floats, `acc` mb x nb.
-void block_task(const blocking& g, const float* a, const float* b, float* c, std::size_t batch,
-                std::size_t m0, std::vector<float>& panel, std::vector<float>& acc) {
-  const std::size_t rows = std::min(g.mb, g.m - m0);
-  const float* ab = a + batch * g.m * g.k;
-  const float* bb = b + batch * g.k * g.n;
-  float* cb = c + batch * g.m * g.n;
-  for (std::size_t n0 = 0; n0 < g.n; n0 += g.nb) {
-    const std::size_t cols = std::min(g.nb, g.n - n0);
-    const std::size_t width = (cols + lanes - 1) / lanes * lanes;  // padded panel / accumulator row [floats]
-    std::fill(acc.begin(), acc.begin() + static_cast<std::ptrdiff_t>(rows * width), 0.0f);
-    for (std::size_t k0 = 0; k0 < g.k; k0 += g.kb) {
-      const std::size_t depth = std::min(g.kb, g.k - k0);
-      // Pack B[k0 : k0 + depth, n0 : n0 + cols] as width / 16 tiles of depth x 16 contiguous floats (the
-      // order the micro-kernel reads them in), zero-padding the columns past `cols`.
-      for (std::size_t j = 0; j < width; j += lanes) {
-        const std::size_t valid = std::min(lanes, cols - std::min(cols, j));
-        float* tile = panel.data() + j * depth;
-        for (std::size_t kk = 0; kk < depth; ++kk) {
-          if (valid > 0) {
-            const float* src = bb + (k0 + kk) * g.n + n0 + j;
-            std::copy(src, src + valid, tile + kk * lanes);
-          }
-          std::fill(tile + kk * lanes + valid, tile + (kk + 1) * lanes, 0.0f);
-        }
-      }
-      // One depth x 16 tile (8 KiB at KB = 128) stays in L1 while every row pair of the block streams past
-      // it.
-      for (std::size_t j = 0; j < width; j += lanes) {
-        const float* tile = panel.data() + j * depth;
-        std::size_t i = 0;
-        for (; i + 2 <= rows; i += 2) {
-          const float* a0 = ab + (m0 + i) * g.k + k0;
-          float* c0 = acc.data() + i * width + j;
-          micro_2x16(a0, a0 + g.k, tile, depth, c0, c0 + width);
-        }
-        if (i < rows) micro_1x16(ab + (m0 + i) * g.k + k0, tile, depth, acc.data() + i * width + j);
-      }
+// C[0:MR, 0:2W] (row stride ldc) = (accumulate ? C : 0) + sum over k < depth of a[k*MR + r] * b[k*2W + j].
+template <int W, int MR>
+[[gnu::always_inline]] inline void micro_tile(std::size_t depth, const float* a, const float* b, float* c,
+                                              std::size_t ldc, bool accumulate) {
+  f32v<W> acc0[MR];
+  f32v<W> acc1[MR];
+#pragma GCC unroll 16
+  for (int r = 0; r < MR; ++r) acc0[r] = acc1[r] = f32v<W>{};
+  for (std::size_t k = 0; k < depth; ++k) {
+    const f32v<W> b0 = load<W>(b + k * 2 * W);
+    const f32v<W> b1 = load<W>(b + k * 2 * W + W);
+    const float* ak = a + k * MR;
+#pragma GCC unroll 16
+    for (int r = 0; r < MR; ++r) {
+      acc0[r] += ak[r] * b0;  // a scalar operand: one broadcast (see cpu_rows_simd.hpp)
+      acc1[r] += ak[r] * b1;
     }
-    for (std::size_t i = 0; i < rows; ++i) {
-      const float* src = acc.data() + i * width;
-      std::copy(src, src + cols, cb + (m0 + i) * g.n + n0);
+  }
+#pragma GCC unroll 16
+  for (int r = 0; r < MR; ++r) {
+    float* row = c + static_cast<std::size_t>(r) * ldc;
+    if (accumulate) {
+      acc0[r] += load<W>(row);
+      acc1[r] += load<W>(row + W);
+    }
+    store<W>(row, acc0[r]);
+    store<W>(row + W, acc1[r]);
+  }
+}
+
+// Packs B[0:depth, 0:cols] (row stride ldb) into strips of 2W columns, zero-padded to whole strips.
+template <int W>
+[[gnu::always_inline]] inline void pack_b(const float* b, std::size_t ldb, std::size_t depth,
+                                          std::size_t cols, float* out) {
+  constexpr std::size_t nr = 2 * W;
+  for (std::size_t j = 0; j < cols; j += nr, out += depth * nr) {
+    const std::size_t valid = std::min(nr, cols - j);
+    if (valid == nr) {
+      for (std::size_t k = 0; k < depth; ++k) {
+        store<W>(out + k * nr, load<W>(b + k * ldb + j));
+        store<W>(out + k * nr + W, load<W>(b + k * ldb + j + W));
+      }
+    } else {
+      for (std::size_t k = 0; k < depth; ++k) {
+        std::size_t jj = 0;
+        for (; jj < valid; ++jj) out[k * nr + jj] = b[k * ldb + j + jj];
+        for (; jj < nr; ++jj) out[k * nr + jj] = 0.0f;
+      }
     }
   }
 }
 
-std::size_t block_size(const config& values, const char* name, std::int64_t fallback) {
-  const auto found = values.find(name);
-  const std::int64_t v = found == values.end() ? fallback : found->second;
-  if (v <= 0) KBENCH_THROW("bmm/cpu: {} must be positive, got {}", name, v);
-  return static_cast<std::size_t>(v);
+// Packs A[0:rows, 0:depth] (row stride lda) into strips of MR rows: strip s holds, for every k, the MR values
+// A[s*MR + r, k]; rows past `rows` are zeros.
+template <int MR>
+[[gnu::always_inline]] inline void pack_a(const float* a, std::size_t lda, std::size_t rows,
+                                          std::size_t depth, float* out) {
+  for (std::size_t i = 0; i < rows; i += MR, out += depth * MR) {
+    const std::size_t valid = std::min<std::size_t>(MR, rows - i);
+    for (std::size_t r = 0; r < valid; ++r) {
+      const float* src = a + (i + r) * lda;
+      for (std::size_t k = 0; k < depth; ++k) out[k * MR + r] = src[k];
+    }
+    for (std::size_t r = valid; r < MR; ++r) {
+      for (std::size_t k = 0; k < depth; ++k) out[k * MR + r] = 0.0f;
+    }
+  }
+}
+
+// One task: C[batch][:, n0 : n0 + NB].
+template <int W, int MR>
+[[gnu::always_inline]] inline void bmm_task(const bmm_plan& p, const float* a, const float* b, float* c,
+                                            std::size_t batch, std::size_t n0) {
+  constexpr std::size_t nr = 2 * W;
+  const std::size_t cols = std::min(p.nb, p.n - n0);
+  const std::size_t strips_n = (cols + nr - 1) / nr;
+  const std::size_t strips_m_max = (std::min(p.mb, p.m) + MR - 1) / MR;
+  // Scratch per thread, kept across calls: no allocation (and no page faults) once warm.
+  thread_local std::vector<float> b_panel;
+  thread_local std::vector<float> a_block;
+  b_panel.resize(std::max(b_panel.size(), p.kb * strips_n * nr));
+  a_block.resize(std::max(a_block.size(), p.kb * strips_m_max * MR));
+  alignas(64) float edge[MR * nr];  // a tile that overhangs M or N
+
+  const float* ab = a + batch * p.m * p.k;
+  const float* bb = b + batch * p.k * p.n;
+  float* cb = c + batch * p.m * p.n;
+  for (std::size_t k0 = 0; k0 < p.k; k0 += p.kb) {
+    const std::size_t depth = std::min(p.kb, p.k - k0);
+    const bool accumulate = k0 > 0;
+    pack_b<W>(bb + k0 * p.n + n0, p.n, depth, cols, b_panel.data());
+    for (std::size_t m0 = 0; m0 < p.m; m0 += p.mb) {
+      const std::size_t rows = std::min(p.mb, p.m - m0);
+      pack_a<MR>(ab + m0 * p.k + k0, p.k, rows, depth, a_block.data());
+      for (std::size_t js = 0; js < strips_n; ++js) {
+        const float* bs = b_panel.data() + js * depth * nr;
+        const std::size_t j = js * nr;
+        const std::size_t valid_cols = std::min(nr, cols - j);
+        for (std::size_t i = 0; i < rows; i += MR) {
+          const float* as = a_block.data() + i / MR * depth * MR;
+          float* ct = cb + (m0 + i) * p.n + n0 + j;
+          const std::size_t valid_rows = std::min<std::size_t>(MR, rows - i);
+          if (valid_rows == MR && valid_cols == nr) {
+            micro_tile<W, MR>(depth, as, bs, ct, p.n, accumulate);
+          } else {
+            micro_tile<W, MR>(depth, as, bs, edge, nr, false);
+            for (std::size_t r = 0; r < valid_rows; ++r) {
+              for (std::size_t jj = 0; jj < valid_cols; ++jj) {
+                float& dst = ct[r * p.n + jj];
+                dst = accumulate ? dst + edge[r * nr + jj] : edge[r * nr + jj];
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+// One wrapper per ISA and MR; the task is inlined into it and compiled for that ISA.
+using task_fn = void (*)(const bmm_plan&, const float*, const float*, float*, std::size_t, std::size_t);
+
+template <int MR>
+void task_sse2(const bmm_plan& p, const float* a, const float* b, float* c, std::size_t batch,
+               std::size_t n0) {
+  bmm_task<4, MR>(p, a, b, c, batch, n0);
+}
+template <int MR>
+[[KBENCH_TARGET_AVX2]] void task_avx2(const bmm_plan& p, const float* a, const float* b, float* c,
+                                      std::size_t batch, std::size_t n0) {
+  bmm_task<8, MR>(p, a, b, c, batch, n0);
+}
+template <int MR>
+[[KBENCH_TARGET_AVX512]] void task_avx512(const bmm_plan& p, const float* a, const float* b, float* c,
+                                          std::size_t batch, std::size_t n0) {
+  bmm_task<16, MR>(p, a, b, c, batch, n0);
+}
+
+}  // namespace
+
+/// The register-tile heights the code is instantiated for; 16-register ISAs (SSE2, AVX2) take MR <= 6 (2 MR
+/// accumulators + 2 B vectors + 1 broadcast), AVX-512's 32 registers MR <= 14.
+bool bmm_cpu_mr_fits(std::int64_t isa_value, std::int64_t mr) {
+  if (mr != 4 && mr != 6 && mr != 8 && mr != 12) return false;
+  return isa_value == static_cast<std::int64_t>(isa::avx512) || mr <= 6;
+}
+
+namespace {
+
+task_fn select(isa which, std::size_t mr) {
+  switch (which) {
+    case isa::sse2:
+      return mr == 4 ? &task_sse2<4> : &task_sse2<6>;
+    case isa::avx2:
+      return mr == 4 ? &task_avx2<4> : &task_avx2<6>;
+    case isa::avx512:
+      return mr == 4   ? &task_avx512<4>
+             : mr == 6 ? &task_avx512<6>
+             : mr == 8 ? &task_avx512<8>
+                       : &task_avx512<12>;
+  }
+  return nullptr;
 }
 
 }  // namespace
@@ -143,32 +213,36 @@ launcher bind_bmm_cpu(const kernel_args& args) {
   if (args.inputs.size() != 2 || !args.inputs[0] || !args.inputs[1]) {
     KBENCH_THROW("bmm/cpu takes 2 inputs (A, B), got {}", args.inputs.size());
   }
-  blocking g{static_cast<std::size_t>(d.batch), static_cast<std::size_t>(d.m),
-             static_cast<std::size_t>(d.n),     static_cast<std::size_t>(d.k),
-             block_size(args.config, "MB", 64), block_size(args.config, "NB", 256),
-             block_size(args.config, "KB", 128)};
-  if (g.nb % lanes != 0) KBENCH_THROW("bmm/cpu: NB must be a multiple of {}, got {}", lanes, g.nb);
-  if (args.inputs[0]->size_bytes() < g.batch * g.m * g.k * sizeof(float) ||
-      args.inputs[1]->size_bytes() < g.batch * g.k * g.n * sizeof(float)) {
+  const isa which = isa_of(args.config, "bmm/cpu");
+  const std::size_t mr = positive(args.config, "MR", 4, "bmm/cpu");
+  if (!bmm_cpu_mr_fits(static_cast<std::int64_t>(which), static_cast<std::int64_t>(mr))) {
+    KBENCH_THROW("bmm/cpu: MR must be 4, 6, 8 or 12 (at most 6 below AVX-512), got {} with ISA {}", mr,
+                 isa_labels()[static_cast<std::size_t>(which)]);
+  }
+  const bmm_plan p{static_cast<std::size_t>(d.batch),
+                   static_cast<std::size_t>(d.m),
+                   static_cast<std::size_t>(d.n),
+                   static_cast<std::size_t>(d.k),
+                   positive(args.config, "MB", 96, "bmm/cpu"),
+                   positive(args.config, "NB", 256, "bmm/cpu"),
+                   positive(args.config, "KB", 256, "bmm/cpu")};
+  if (args.inputs[0]->size_bytes() < p.batch * p.m * p.k * sizeof(float) ||
+      args.inputs[1]->size_bytes() < p.batch * p.k * p.n * sizeof(float)) {
     KBENCH_THROW("bmm/cpu: inputs too small for shape {}", to_string(args.shape));
   }
+  const task_fn run = select(which, mr);
 
   buffer_ptr lhs = args.inputs[0];
   buffer_ptr rhs = args.inputs[1];
-  buffer_ptr output = device->allocate(g.batch * g.m * g.n * sizeof(float));
-  const std::size_t row_blocks = (g.m + g.mb - 1) / g.mb;
-  return [device, lhs, rhs, output, g, row_blocks]() {
+  buffer_ptr output = device->allocate(p.batch * p.m * p.n * sizeof(float));
+  const std::size_t panels = (p.n + p.nb - 1) / p.nb;  // [column panels per batch entry]
+  return [device, lhs, rhs, output, p, panels, run]() {
     const float* a = cpu::float_data(lhs);
     const float* b = cpu::float_data(rhs);
     float* c = cpu::float_data(output);
     event_ptr done = device->launch([=](const cpu::parallel_context& ctx) {
-      ctx.parallel_for(g.batch * row_blocks, 1, [=](std::size_t begin, std::size_t end) {
-        // Scratch per chunk (a chunk is a worker's share of the tasks), not per task.
-        std::vector<float> panel(g.kb * g.nb);
-        std::vector<float> acc(g.mb * g.nb);
-        for (std::size_t t = begin; t < end; ++t) {
-          block_task(g, a, b, c, t / row_blocks, t % row_blocks * g.mb, panel, acc);
-        }
+      for_tasks(ctx, p.batch * panels, 1, [=](std::size_t begin, std::size_t end) {
+        for (std::size_t t = begin; t < end; ++t) run(p, a, b, c, t / panels, t % panels * p.nb);
       });
     });
     return call_result{{done}, {output}};

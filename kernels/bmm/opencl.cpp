@@ -1,5 +1,5 @@
-// bmm on the opencl backend: bmm.cl built with the config as -D defines, one TILE x TILE work-group per tile
-// of C.
+// bmm on the opencl backend: bmm.cl built with the config as -D defines, one TILE x (TILE / WPT) work-group
+// per TILE x TILE tile of C.
 
 #include <kbench/build_config.hpp>
 
@@ -39,12 +39,17 @@ launcher bind_bmm_opencl(const kernel_args& args) {
     KBENCH_THROW("bmm/opencl: inputs too small for shape {}", to_string(args.shape));
   }
 
-  // The default fills in a missing TILE, so that the build and the launch geometry agree.
+  // Defaults fill in a missing TILE or WPT, so that the build and the launch geometry agree.
   config defines = args.config;
   const std::int64_t tile = defines.try_emplace("TILE", 16).first->second;  // [elements per tile edge]
+  const std::int64_t wpt = defines.try_emplace("WPT", 1).first->second;     // [rows of C per work-item]
+  if (tile <= 0 || wpt <= 0 || tile % wpt != 0) {
+    KBENCH_THROW("bmm/opencl: TILE={} must be positive and a multiple of WPT={}", tile, wpt);
+  }
   const std::size_t max_wg = device->info().max_work_group_size;
-  if (tile <= 0 || (max_wg != 0 && static_cast<std::size_t>(tile * tile) > max_wg)) {
-    KBENCH_THROW("bmm/opencl: TILE={} needs TILE * TILE work-items per group, at most {} here", tile, max_wg);
+  if (max_wg != 0 && static_cast<std::size_t>(tile * (tile / wpt)) > max_wg) {
+    KBENCH_THROW("bmm/opencl: TILE={}, WPT={} needs TILE * TILE / WPT work-items per group, at most {} here",
+                 tile, wpt, max_wg);
   }
 
   opencl::opencl_kernel kernel = device->build_program(kbench_bmm_opencl_source, defines).kernel("bmm");
@@ -56,12 +61,14 @@ launcher bind_bmm_opencl(const kernel_args& args) {
   kernel.set_arg_i32(4, static_cast<std::int32_t>(d.n));
   kernel.set_arg_i32(5, static_cast<std::int32_t>(d.k));
 
-  // dim 0 = columns, dim 1 = rows (both rounded up to whole tiles), dim 2 = batch.
+  // dim 0 = columns (rounded up to whole tiles), dim 1 = rows / WPT (whole tiles of TILE / WPT), dim 2 =
+  // batch.
   const auto t = static_cast<std::size_t>(tile);
+  const auto rts = static_cast<std::size_t>(tile / wpt);  // work-items along the rows of a tile
   const std::array<std::size_t, 3> global{(static_cast<std::size_t>(d.n) + t - 1) / t * t,
-                                          (static_cast<std::size_t>(d.m) + t - 1) / t * t,
+                                          (static_cast<std::size_t>(d.m) + t - 1) / t * rts,
                                           static_cast<std::size_t>(d.batch)};
-  const std::array<std::size_t, 3> local{t, t, 1};
+  const std::array<std::size_t, 3> local{t, rts, 1};
   return [kernel, output, global, local]() mutable {
     event_ptr done = kernel.launch(global, local);
     return call_result{{std::move(done)}, {output}};

@@ -1,88 +1,62 @@
 #pragma once
 // Row softmax on the cpu backend, shared by softmax_two_pass and batch_softmax (a batch of matrices is B * M
 // rows): pass 1 keeps a running max and a running sum of exp(x - max) (rescaled when the max grows), pass 2
-// writes exp(x - max) / sum. GCC vector extensions (4 floats, one SSE register) with a polynomial exp (~1.5
-// ulp): the build has no -ffast-math, so std::exp would not be auto-vectorized. Not a kernel folder: it has
-// no CMakeLists.txt, and kernels include it by relative path.
+// writes exp(x - max) / sum. Vectors of W floats (the ISA parameter: 4 SSE2, 8 AVX2, 16 AVX-512) with a
+// polynomial exp (~1.5 ulp, ../common/cpu_rows_simd.hpp): the build has no -ffast-math, so std::exp would not
+// be vectorized and scalar expf would dominate the time. Pass 1 takes UNROLL vectors per step, each with its
+// own sum. Not a kernel folder: it has no CMakeLists.txt, and kernels include it by relative path.
 
-#include <bit>
+#include "cpu_rows_simd.hpp"
+
 #include <cmath>
 #include <cstddef>
-#include <cstdint>
-#include <cstring>
 #include <limits>
 
 namespace kbench::kernels::cpu_row_softmax {
 
-using f32x4 = float __attribute__((vector_size(16)));
-using i32x4 = std::int32_t __attribute__((vector_size(16)));
-constexpr std::size_t lanes = 4;
+using namespace simd;  // f32v, load, store, vmax, hmax, hsum, exp
 
-inline f32x4 load4(const float* p) {
-  f32x4 v;
-  std::memcpy(&v, p, sizeof v);
-  return v;
-}
-
-inline void store4(float* p, f32x4 v) {
-  std::memcpy(p, &v, sizeof v);
-}
-
-// exp(x) for 4 lanes (Cephes expf): x = n ln2 + r with |r| <= ln2/2, exp(r) by a degree-7 polynomial, 2^n by
-// building the exponent bits. x is clamped to [-87, 88] so that 2^n stays a normal float; below -87 the
-// result is ~1.6e-38 instead of a denormal or 0, an absolute error far below any tolerance.
-inline f32x4 exp4(f32x4 x) {
-  const f32x4 lo = f32x4{} - 87.0f;
-  const f32x4 hi = f32x4{} + 88.0f;
-  x = x < lo ? lo : x;
-  x = x > hi ? hi : x;
-  // Adding and subtracting 1.5 * 2^23 rounds x / ln2 to the nearest integer (no -ffast-math to undo it).
-  const f32x4 n = (x * 1.44269504088896341f + 12582912.0f) - 12582912.0f;
-  const f32x4 r = (x - n * 0.693359375f) - n * -2.12194440e-4f;  // ln2 split in two for an exact n*ln2_hi
-  f32x4 p = f32x4{} + 1.9875691500e-4f;
-  p = p * r + 1.3981999507e-3f;
-  p = p * r + 8.3334519073e-3f;
-  p = p * r + 4.1665795894e-2f;
-  p = p * r + 1.6666665459e-1f;
-  p = p * r + 5.0000001201e-1f;
-  const f32x4 e = p * r * r + r + 1.0f;
-  const i32x4 bits = (__builtin_convertvector(n, i32x4) + 127) << 23;
-  return e * std::bit_cast<f32x4>(bits);
-}
-
-inline float lane_max(f32x4 v) {
-  const float a = v[0] > v[1] ? v[0] : v[1];
-  const float b = v[2] > v[3] ? v[2] : v[3];
-  return a > b ? a : b;
-}
-
-// Pass 1 over one row of n floats: the max and the sum of exp(x - max). Four vectors (16 floats) per step;
-// the sums are rescaled only when a step raises the max, which for a row of random values happens O(log n)
-// times.
-inline void row_max_and_sum(const float* x, std::size_t n, float& max_out, float& sum_out) {
+// Pass 1 over one row of n floats: the max and the sum of exp(x - max). UNROLL vectors per step; the sums are
+// rescaled only when a step raises the max, which for a row of random values happens O(log n) times.
+template <int W, int U>
+[[gnu::always_inline]] inline void row_max_and_sum(const float* x, std::size_t n, float& max_out,
+                                                   float& sum_out) {
+  constexpr std::size_t step = std::size_t{W} * U;  // [floats]
   float m = -std::numeric_limits<float>::infinity();
-  f32x4 acc[4] = {};
+  f32v<W> acc[U] = {};
   std::size_t i = 0;
-  for (; i + 4 * lanes <= n; i += 4 * lanes) {
-    const f32x4 v0 = load4(x + i);
-    const f32x4 v1 = load4(x + i + lanes);
-    const f32x4 v2 = load4(x + i + 2 * lanes);
-    const f32x4 v3 = load4(x + i + 3 * lanes);
-    const f32x4 a = v0 > v1 ? v0 : v1;
-    const f32x4 b = v2 > v3 ? v2 : v3;
-    const float step_max = lane_max(a > b ? a : b);
+  for (; i + step <= n; i += step) {
+    f32v<W> v[U];
+#pragma GCC unroll 4
+    for (int u = 0; u < U; ++u) v[u] = load<W>(x + i + std::size_t{W} * u);
+    f32v<W> top = v[0];
+#pragma GCC unroll 4
+    for (int u = 1; u < U; ++u) top = vmax<W>(top, v[u]);
+    const float step_max = hmax<W>(top);
     if (step_max > m) {
       const float scale = std::exp(m - step_max);  // exp(-inf) = 0 on the first step, when the sums are 0
-      for (auto& s : acc) s *= scale;
+#pragma GCC unroll 4
+      for (int u = 0; u < U; ++u) acc[u] *= scale;
       m = step_max;
     }
-    acc[0] += exp4(v0 - m);
-    acc[1] += exp4(v1 - m);
-    acc[2] += exp4(v2 - m);
-    acc[3] += exp4(v3 - m);
+#pragma GCC unroll 4
+    for (int u = 0; u < U; ++u) acc[u] += simd::exp<W>(v[u] - m);
   }
-  const f32x4 total = (acc[0] + acc[1]) + (acc[2] + acc[3]);
-  float sum = (total[0] + total[1]) + (total[2] + total[3]);
+#pragma GCC unroll 2
+  for (int width = U / 2; width > 0; width /= 2) {
+#pragma GCC unroll 2
+    for (int u = 0; u < width; ++u) acc[u] += acc[u + width];
+  }
+  for (; i + W <= n; i += W) {  // whole vectors left: the same update, one vector per step
+    const f32v<W> v = load<W>(x + i);
+    const float step_max = hmax<W>(v);
+    if (step_max > m) {
+      acc[0] *= std::exp(m - step_max);
+      m = step_max;
+    }
+    acc[0] += simd::exp<W>(v - m);
+  }
+  float sum = hsum<W>(acc[0]);
   for (; i < n; ++i) {  // the tail, one element at a time with the same online update
     if (x[i] > m) {
       sum = sum * std::exp(m - x[i]) + 1.0f;
@@ -96,11 +70,51 @@ inline void row_max_and_sum(const float* x, std::size_t n, float& max_out, float
 }
 
 // Pass 2: y = exp(x - max) * (1 / sum).
-inline void row_normalize(const float* x, float* y, std::size_t n, float max, float sum) {
+template <int W>
+[[gnu::always_inline]] inline void row_normalize(const float* x, float* y, std::size_t n, float max,
+                                                 float sum) {
   const float inv = 1.0f / sum;
   std::size_t i = 0;
-  for (; i + lanes <= n; i += lanes) store4(y + i, exp4(load4(x + i) - max) * inv);
+  for (; i + W <= n; i += W) store<W>(y + i, simd::exp<W>(load<W>(x + i) - max) * inv);
   for (; i < n; ++i) y[i] = std::exp(x[i] - max) * inv;
+}
+
+template <int W, int U>
+[[gnu::always_inline]] inline void softmax_rows(const float* x, float* y, std::size_t cols, std::size_t begin,
+                                                std::size_t end) {
+  for (std::size_t r = begin; r < end; ++r) {
+    float max = 0;
+    float sum = 0;
+    row_max_and_sum<W, U>(x + r * cols, cols, max, sum);
+    row_normalize<W>(x + r * cols, y + r * cols, cols, max, sum);
+  }
+}
+
+// One wrapper per ISA; the row loop is inlined into it and compiled for that ISA.
+using rows_fn = void (*)(const float* x, float* y, std::size_t cols, std::size_t begin, std::size_t end);
+
+template <int U>
+void rows_sse2(const float* x, float* y, std::size_t cols, std::size_t begin, std::size_t end) {
+  softmax_rows<4, U>(x, y, cols, begin, end);
+}
+template <int U>
+[[KBENCH_TARGET_AVX2]] void rows_avx2(const float* x, float* y, std::size_t cols, std::size_t begin,
+                                      std::size_t end) {
+  softmax_rows<8, U>(x, y, cols, begin, end);
+}
+template <int U>
+[[KBENCH_TARGET_AVX512]] void rows_avx512(const float* x, float* y, std::size_t cols, std::size_t begin,
+                                          std::size_t end) {
+  softmax_rows<16, U>(x, y, cols, begin, end);
+}
+
+/// The row loop for an ISA and UNROLL (1, 2 or 4: the caller checks).
+inline rows_fn select(isa which, std::size_t unroll) {
+  const std::size_t u = unroll == 1 ? 0 : unroll == 2 ? 1 : 2;
+  static constexpr rows_fn table[3][3] = {{&rows_sse2<1>, &rows_sse2<2>, &rows_sse2<4>},
+                                          {&rows_avx2<1>, &rows_avx2<2>, &rows_avx2<4>},
+                                          {&rows_avx512<1>, &rows_avx512<2>, &rows_avx512<4>}};
+  return table[static_cast<std::size_t>(which)][u];
 }
 
 }  // namespace kbench::kernels::cpu_row_softmax

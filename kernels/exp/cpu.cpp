@@ -1,28 +1,72 @@
-// exp on the cpu backend: a parallel loop over the thread pool, GRAIN elements per chunk at least.
+// exp on the cpu backend: y = exp(x) with the vectorized polynomial exp of kernels/common/cpu_simd.hpp
+// (libm's expf is a call per element that stops vectorization). Config: ISA = the vector instructions (sse2,
+// avx2, avx512: 4, 8 or 16 lanes); TASK = elements per task of the dynamically scheduled parallel loop (TASK
+// >= n runs serially on the stream's thread, without waking the pool); STREAM = 1 writes y with non-temporal
+// stores (saves the read-for-ownership of y once y is too large for the cache).
 
 #include <kbench/backends/cpu.hpp>
 #include <kbench/error.hpp>
 
+#include "../common/cpu_simd.hpp"
 #include "exp.hpp"
 
-#include <cmath>
+#include <cstddef>
 
 namespace kbench::kernels {
 
+namespace {
+
+using range_fn = void (*)(const float* x, float* y, std::size_t n, bool stream);
+
+template <int W>
+[[gnu::always_inline]] inline void exp_range(const float* x, float* y, std::size_t n, bool stream) {
+  simd::map<W>(
+      y, x, x, 0, n, stream,
+      [](const simd::f32v<W>& v, const simd::f32v<W>&, std::size_t)
+          __attribute__((always_inline)) { return simd::exp_full_range<W>(v); });
+}
+
+void range_sse2(const float* x, float* y, std::size_t n, bool stream) {
+  exp_range<4>(x, y, n, stream);
+}
+[[KBENCH_TARGET_AVX2]] void range_avx2(const float* x, float* y, std::size_t n, bool stream) {
+  exp_range<8>(x, y, n, stream);
+}
+[[KBENCH_TARGET_AVX512]] void range_avx512(const float* x, float* y, std::size_t n, bool stream) {
+  exp_range<16>(x, y, n, stream);
+}
+
+range_fn select(simd::isa which) {
+  static constexpr range_fn table[3] = {&range_sse2, &range_avx2, &range_avx512};
+  return table[static_cast<std::size_t>(which)];
+}
+
+}  // namespace
+
 launcher bind_exp_cpu(const kernel_args& args) {
   auto device = std::dynamic_pointer_cast<cpu::cpu_device>(args.device);
-  if (!device) KBENCH_THROW("exp/cpu needs a cpu device, got {}", to_string(args.device->info().backend));
-  const auto n = static_cast<std::size_t>(element_count(args.shape));
-  const auto grain = static_cast<std::size_t>(args.config.at("GRAIN"));
-  if (grain == 0) KBENCH_THROW("exp/cpu: GRAIN must be positive");
-  buffer_ptr input = args.inputs.at(0);
+  if (!device) {
+    KBENCH_THROW("exp/cpu needs a cpu device, got {}",
+                 args.device ? to_string(args.device->info().backend) : "no device");
+  }
+  if (args.inputs.size() != 1) KBENCH_THROW("exp/cpu takes 1 input, got {}", args.inputs.size());
+  const auto n = static_cast<std::size_t>(element_count(args.shape));              // [elements]
+  const std::size_t task = simd::positive(args.config, "TASK", 65536, "exp/cpu");  // [elements per task]
+  const std::int64_t stream = args.config.count("STREAM") ? args.config.at("STREAM") : 0;
+  if (stream != 0 && stream != 1) KBENCH_THROW("exp/cpu: STREAM must be 0 or 1, got {}", stream);
+  const range_fn run = select(simd::isa_of(args.config, "exp/cpu"));
+  if (args.inputs[0]->size_bytes() < n * sizeof(float)) {
+    KBENCH_THROW("exp/cpu: input holds {} bytes, shape {} needs {}", args.inputs[0]->size_bytes(),
+                 to_string(args.shape), n * sizeof(float));
+  }
+  buffer_ptr input = args.inputs[0];
   buffer_ptr output = device->allocate(n * sizeof(float));
-  return [device, input, output, n, grain]() {
+  return [device, input, output, n, task, run, stream = stream != 0]() {
     const float* x = cpu::float_data(input);
     float* y = cpu::float_data(output);
     event_ptr done = device->launch([=](const cpu::parallel_context& ctx) {
-      ctx.parallel_for(n, grain, [=](std::size_t begin, std::size_t end) {
-        for (std::size_t i = begin; i < end; ++i) y[i] = std::exp(x[i]);
+      simd::for_tasks(ctx, n, task, [=](std::size_t begin, std::size_t end) {
+        run(x + begin, y + begin, end - begin, stream);
       });
     });
     return call_result{{done}, {output}};

@@ -4,11 +4,16 @@
 #include <kbench/build_config.hpp>
 #include <kbench/registry.hpp>
 
+#include "../common/elementwise_spaces.hpp"
 #include "low_mem_dropout.hpp"
 
 namespace kbench::kernels {
 
 KBENCH_KERNEL(low_mem_dropout) {
+  // cpu: ISA = vector instructions; TASK = elements per task of the parallel loop, 4K (32 KiB moved, about a
+  // us) to 1M; STREAM = non-temporal stores. 64K elements per task: serial up to 64K, then at least two tasks
+  // per worker.
+  const config cpu_default = spaces::cpu_default("TASK", 65536);
   kernel_builder builder("low_mem_dropout");
   builder.describe("out = keep ? x / (1 - p) : 0, p = 0.5, keep from a counter-based hash of (seed, index)")
       .shapes({{1024}, {16384}, {262144}, {1048576}, {16777216}})
@@ -27,12 +32,21 @@ KBENCH_KERNEL(low_mem_dropout) {
       .implement(backend_kind::torch, &bind_low_mem_dropout_torch, {},
                  "the same hash stream in torch int64 ops (*_out into 2 preallocated int64 temporaries and a "
                  "bool mask) + at::div_out + masked_fill_; torch has no counter-based dropout")
-      .implement(backend_kind::cpu, &bind_low_mem_dropout_cpu, {{"GRAIN", 65536}});
+      .implement(backend_kind::cpu, &bind_low_mem_dropout_cpu, cpu_default)
+      .tune(backend_kind::cpu, [cpu_default](const shape& s) {
+        return spaces::cpu_tasks("TASK", element_count(s), 4096, 1 << 20, element_count(s) * 4, cpu_default);
+      });
 #if KBENCH_HAS_OPENCL
-  builder.implement(backend_kind::opencl, &bind_low_mem_dropout_opencl, {{"VEC", 4}, {"WG", 256}});
+  const config opencl_default{{"VEC", 4}, {"WG", 256}};
+  builder.implement(backend_kind::opencl, &bind_low_mem_dropout_opencl, opencl_default)
+      .tune(backend_kind::opencl, [opencl_default](const shape& s) {
+        return spaces::opencl_vectors(element_count(s), {1, 2, 4, 8, 16}, opencl_default);
+      });
 #endif
 #if KBENCH_HAS_CUDA
-  builder.implement(backend_kind::cuda, &bind_low_mem_dropout_cuda, {{"BLOCK", 256}, {"VEC", 4}});
+  const config cuda_default{{"BLOCK", 256}, {"VEC", 4}};
+  builder.implement(backend_kind::cuda, &bind_low_mem_dropout_cuda, cuda_default)
+      .tune(backend_kind::cuda, [cuda_default](const shape&) { return spaces::cuda_blocks(cuda_default); });
 #endif
   return builder;
 }

@@ -1,44 +1,98 @@
-// rms_norm on the cpu backend: rows split over the thread pool (GRAIN rows per chunk at least). Per row, the
-// sum of squares in 16 independent lanes (contiguous 16-float steps the compiler vectorizes; the lanes also
-// shorten the float rounding chains), then y = x * rstd * w with rstd = 1 / sqrt(sum / N + eps). Inner loops
-// run over a fixed 16 elements with __restrict__ pointers: the -O2 build only vectorizes loops whose trip
-// count is a known multiple of the vector width and that need no run-time alias check.
+// rms_norm on the cpu backend: rows in tasks of GRAIN rows, taken by the workers from a shared counter
+// (simd::for_tasks). Per row, the sum of squares in UNROLL vectors of W float lanes (W by the ISA parameter:
+// 4 SSE2, 8 AVX2, 16 AVX-512; the independent lanes hide the add latency and shorten the rounding chains),
+// added pairwise at the end, then y = x * rstd * w with rstd = 1 / sqrt(sum / N + eps). The row (<= 16 KiB
+// here) is still in L1/L2 for the second pass.
 
 #include <kbench/backends/cpu.hpp>
 #include <kbench/error.hpp>
 
 #include "rms_norm.hpp"
 
+#include "../common/cpu_rows_simd.hpp"
+
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 
 namespace kbench::kernels {
 
 namespace {
 
-constexpr std::size_t lanes = 16;
+using namespace simd;  // f32v, load, store, hsum (../common/cpu_rows_simd.hpp)
+
 constexpr float eps = 1e-6f;
 
-float row_sum_of_squares(const float* __restrict__ x, std::size_t n) {
-  float acc[lanes] = {};
+template <int W, int U>
+[[gnu::always_inline]] inline float row_sum_of_squares(const float* x, std::size_t n) {
+  constexpr std::size_t step = std::size_t{W} * U;  // [floats]
+  f32v<W> acc[U] = {};
   std::size_t i = 0;
-  for (; i + lanes <= n; i += lanes) {
-    for (std::size_t j = 0; j < lanes; ++j) acc[j] += x[i + j] * x[i + j];
+  for (; i + step <= n; i += step) {
+#pragma GCC unroll 4
+    for (int u = 0; u < U; ++u) {
+      const f32v<W> v = load<W>(x + i + std::size_t{W} * u);
+      acc[u] += v * v;
+    }
   }
-  float t[lanes / 2];
-  for (std::size_t j = 0; j < lanes / 2; ++j) t[j] = acc[j] + acc[j + lanes / 2];
-  float sum = ((t[0] + t[4]) + (t[1] + t[5])) + ((t[2] + t[6]) + (t[3] + t[7]));
+#pragma GCC unroll 2
+  for (int width = U / 2; width > 0; width /= 2) {
+#pragma GCC unroll 2
+    for (int u = 0; u < width; ++u) acc[u] += acc[u + width];
+  }
+  for (; i + W <= n; i += W) {
+    const f32v<W> v = load<W>(x + i);
+    acc[0] += v * v;
+  }
+  float sum = hsum<W>(acc[0]);
   for (; i < n; ++i) sum += x[i] * x[i];
   return sum;
 }
 
-void normalize_row(const float* __restrict__ x, const float* __restrict__ w, float* __restrict__ y,
-                   std::size_t n, float rstd) {
+template <int W>
+[[gnu::always_inline]] inline void normalize_row(const float* x, const float* w, float* y, std::size_t n,
+                                                 float rstd) {
   std::size_t i = 0;
-  for (; i + lanes <= n; i += lanes) {
-    for (std::size_t j = 0; j < lanes; ++j) y[i + j] = x[i + j] * rstd * w[i + j];
-  }
+  for (; i + W <= n; i += W) store<W>(y + i, load<W>(x + i) * rstd * load<W>(w + i));
   for (; i < n; ++i) y[i] = x[i] * rstd * w[i];
+}
+
+template <int W, int U>
+[[gnu::always_inline]] inline void rms_rows(const float* x, const float* w, float* y, std::size_t cols,
+                                            std::size_t begin, std::size_t end) {
+  const auto count = static_cast<float>(cols);
+  for (std::size_t r = begin; r < end; ++r) {
+    const float* xr = x + r * cols;
+    const float rstd = 1.0f / std::sqrt(row_sum_of_squares<W, U>(xr, cols) / count + eps);
+    normalize_row<W>(xr, w, y + r * cols, cols, rstd);
+  }
+}
+
+// One wrapper per ISA; the row loop is inlined into it and compiled for that ISA.
+using rows_fn = void (*)(const float*, const float*, float*, std::size_t, std::size_t, std::size_t);
+
+template <int U>
+void rows_sse2(const float* x, const float* w, float* y, std::size_t cols, std::size_t begin,
+               std::size_t end) {
+  rms_rows<4, U>(x, w, y, cols, begin, end);
+}
+template <int U>
+[[KBENCH_TARGET_AVX2]] void rows_avx2(const float* x, const float* w, float* y, std::size_t cols,
+                                      std::size_t begin, std::size_t end) {
+  rms_rows<8, U>(x, w, y, cols, begin, end);
+}
+template <int U>
+[[KBENCH_TARGET_AVX512]] void rows_avx512(const float* x, const float* w, float* y, std::size_t cols,
+                                          std::size_t begin, std::size_t end) {
+  rms_rows<16, U>(x, w, y, cols, begin, end);
+}
+
+rows_fn select(isa which, std::size_t unroll) {
+  const std::size_t u = unroll == 1 ? 0 : unroll == 2 ? 1 : 2;
+  static constexpr rows_fn table[3][3] = {{&rows_sse2<1>, &rows_sse2<2>, &rows_sse2<4>},
+                                          {&rows_avx2<1>, &rows_avx2<2>, &rows_avx2<4>},
+                                          {&rows_avx512<1>, &rows_avx512<2>, &rows_avx512<4>}};
+  return table[static_cast<std::size_t>(which)][u];
 }
 
 }  // namespace
@@ -61,26 +115,23 @@ launcher bind_rms_norm_cpu(const kernel_args& args) {
   if (args.inputs[0]->size_bytes() < bytes || args.inputs[1]->size_bytes() < cols * sizeof(float)) {
     KBENCH_THROW("rms_norm/cpu: inputs too small for shape {}", to_string(args.shape));
   }
-  const auto found = args.config.find("GRAIN");
-  const std::int64_t grain = found == args.config.end() ? 8 : found->second;  // [rows per chunk, at least]
-  if (grain <= 0) KBENCH_THROW("rms_norm/cpu: GRAIN must be positive, got {}", grain);
+  const std::size_t grain = positive(args.config, "GRAIN", 8, "rms_norm/cpu");    // [rows per task]
+  const std::size_t unroll = positive(args.config, "UNROLL", 2, "rms_norm/cpu");  // [vectors per step]
+  if (unroll != 1 && unroll != 2 && unroll != 4) {
+    KBENCH_THROW("rms_norm/cpu: UNROLL must be 1, 2 or 4, got {}", unroll);
+  }
+  const rows_fn run = select(isa_of(args.config, "rms_norm/cpu"), unroll);
 
   buffer_ptr input = args.inputs[0];
   buffer_ptr weight = args.inputs[1];
   buffer_ptr output = device->allocate(bytes);
-  return [device, input, weight, output, rows, cols, grain = static_cast<std::size_t>(grain)]() {
+  return [device, input, weight, output, rows, cols, grain, run]() {
     const float* x = cpu::float_data(input);
     const float* w = cpu::float_data(weight);
     float* y = cpu::float_data(output);
-    const auto count = static_cast<float>(cols);
     event_ptr done = device->launch([=](const cpu::parallel_context& ctx) {
-      ctx.parallel_for(rows, grain, [=](std::size_t begin, std::size_t end) {
-        for (std::size_t r = begin; r < end; ++r) {
-          const float* xr = x + r * cols;
-          const float rstd = 1.0f / std::sqrt(row_sum_of_squares(xr, cols) / count + eps);
-          normalize_row(xr, w, y + r * cols, cols, rstd);
-        }
-      });
+      for_tasks(ctx, rows, grain,
+                [=](std::size_t begin, std::size_t end) { run(x, w, y, cols, begin, end); });
     });
     return call_result{{done}, {output}};
   };

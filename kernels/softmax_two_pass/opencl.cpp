@@ -41,9 +41,13 @@ launcher bind_softmax_two_pass_opencl(const kernel_args& args) {
                  args.inputs[0]->size_bytes(), to_string(args.shape), bytes);
   }
 
-  // The default fills in a missing WG, so that the build and the launch geometry agree.
+  // Defaults fill in a missing WG or VEC, so that the build and the launch geometry agree.
   config defines = args.config;
   const std::int64_t wg = defines.try_emplace("WG", 256).first->second;  // [work-items per group]
+  const std::int64_t vec = defines.try_emplace("VEC", 1).first->second;  // [floats per load]
+  if (vec != 1 && vec != 2 && vec != 4 && vec != 8) {
+    KBENCH_THROW("softmax_two_pass/opencl: VEC must be 1, 2, 4 or 8, got {}", vec);
+  }
   const std::size_t max_wg = device->info().max_work_group_size;
   if (wg <= 0 || (wg & (wg - 1)) != 0 || (max_wg != 0 && static_cast<std::size_t>(wg) > max_wg)) {
     KBENCH_THROW("softmax_two_pass/opencl: WG={} must be a power of two from 1 to {}", wg, max_wg);

@@ -1,16 +1,46 @@
 // softmax_two_pass on OpenCL: y = softmax(x) over each row of x [rows, n], float32, two passes over the row.
-// One work-group of WG work-items per row. Pass 1: work-item i walks elements i, i + WG, ... (consecutive
-// work-items read consecutive floats) keeping a running max m and sum s of exp(x - m); the WG partials are
-// then merged in local memory by a tree (s rescaled to the larger max). Pass 2: y = exp(x - m) / s. Any n
-// works: a work-item whose stride walk is empty (n < WG) holds the neutral partial (m = -INFINITY, s = 0).
-// Config (build defines): WG = work-group size [work-items], a power of two.
-// exp() rather than native_exp(): the result has to match the torch reference to ~1e-6 relative.
+// One work-group of WG work-items per row. Pass 1: work-item i walks the row's vectors of VEC floats i, i + WG,
+// ... (consecutive work-items read consecutive vectors) keeping, per lane, a running max m and sum s of
+// exp(x - m); its lanes and then the n % VEC floats past the last whole vector are merged into one partial,
+// and the WG partials are merged in local memory by a tree (s rescaled to the larger max). Pass 2: y =
+// exp(x - m) / s. Any n works: a work-item with no element holds the neutral partial (m = -INFINITY, s = 0).
+// Config (build defines): WG = work-group size [work-items], a power of two; VEC = floats per load (1, 2, 4
+// or 8). exp() rather than native_exp(): the result has to match the torch reference to ~1e-6 relative.
 
 #ifndef WG
 #define WG 256
 #endif
 #if WG < 1 || (WG & (WG - 1)) != 0
 #error "WG must be a power of two"
+#endif
+#ifndef VEC
+#define VEC 1
+#endif
+#if VEC != 1 && VEC != 2 && VEC != 4 && VEC != 8
+#error "VEC must be 1, 2, 4 or 8"
+#endif
+
+#define KB_CAT_(a, b) a##b
+#define KB_CAT(a, b) KB_CAT_(a, b)
+
+// floatv: VEC floats; LOADV / STOREV: the i-th vector of p (vloadN / vstoreN need float alignment only).
+#if VEC == 1
+typedef float floatv;
+#define LOADV(i, p) ((p)[i])
+#define STOREV(v, i, p) ((p)[i] = (v))
+#else
+typedef KB_CAT(float, VEC) floatv;
+#define LOADV(i, p) KB_CAT(vload, VEC)(i, p)
+#define STOREV(v, i, p) KB_CAT(vstore, VEC)(v, i, p)
+#endif
+
+// The lanes of a vector, as an initializer list.
+#if VEC == 8
+#define VEC_LANES(v) (v).s0, (v).s1, (v).s2, (v).s3, (v).s4, (v).s5, (v).s6, (v).s7
+#elif VEC == 4
+#define VEC_LANES(v) (v).s0, (v).s1, (v).s2, (v).s3
+#elif VEC == 2
+#define VEC_LANES(v) (v).s0, (v).s1
 #endif
 
 // Merges the partial (mb, sb) into (*m, *s). An empty partial (max -INFINITY) must not produce
@@ -35,15 +65,39 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void softmax_two_pass(
   const long row = (long)get_group_id(0);
   __global const float* xr = x + row * n;
   __global float* yr = y + row * n;
+  const long vectors = n / VEC;
+  const long tail = vectors * VEC;  // first float past the whole vectors
 
-  // Pass 1, online: one exp per element, exp(smaller - larger) of the old max and the new value; a select
-  // rather than a branch picks which of the two is rescaled.
+  // Pass 1, online, lane by lane: one exp per element, exp(smaller - larger) of the old max and the new
+  // value; a select rather than a branch picks which of the two is rescaled.
+  floatv vm = (floatv)(-INFINITY);
+  floatv vs = (floatv)(0.0f);
+  for (long j = lid; j < vectors; j += WG) {
+    const floatv v = LOADV(j, xr);
+    const floatv mx = fmax(vm, v);
+    const floatv e = exp(fmin(vm, v) - mx);  // exp(-inf) = 0 on the first element
+#if VEC == 1
+    vs = v > vm ? vs * e + 1.0f : vs + e;
+#else
+    vs = select(vs + e, vs * e + 1.0f, v > vm);
+#endif
+    vm = mx;
+  }
   float m = -INFINITY;
   float s = 0.0f;
-  for (long j = lid; j < n; j += WG) {
+#if VEC == 1
+  merge(&m, &s, vm, vs);
+#else
+  const float lane_max[VEC] = {VEC_LANES(vm)};
+  const float lane_sum[VEC] = {VEC_LANES(vs)};
+  for (int l = 0; l < VEC; ++l) {
+    merge(&m, &s, lane_max[l], lane_sum[l]);
+  }
+#endif
+  for (long j = tail + lid; j < n; j += WG) {
     const float v = xr[j];
     const float mx = fmax(m, v);
-    const float e = exp(fmin(m, v) - mx);  // exp(-inf) = 0 on the first element
+    const float e = exp(fmin(m, v) - mx);
     s = v > m ? s * e + 1.0f : s + e;
     m = mx;
   }
@@ -64,7 +118,10 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void softmax_two_pass(
   const float inv_sum = 1.0f / part_sum[0];
 
   // Pass 2.
-  for (long j = lid; j < n; j += WG) {
+  for (long j = lid; j < vectors; j += WG) {
+    STOREV(exp(LOADV(j, xr) - row_max) * inv_sum, j, yr);
+  }
+  for (long j = tail + lid; j < n; j += WG) {
     yr[j] = exp(xr[j] - row_max) * inv_sum;
   }
 }

@@ -7,6 +7,8 @@
 
 #include "sum.hpp"
 
+#include "../common/row_kernel_spaces.hpp"
+
 namespace kbench::kernels {
 
 KBENCH_KERNEL(sum) {
@@ -30,12 +32,18 @@ KBENCH_KERNEL(sum) {
         return sizeof(float) * (static_cast<double>(element_count(s)) + static_cast<double>(s.at(0)));
       })
       .implement(backend_kind::torch, &bind_sum_torch, {}, "at::sum_out into a preallocated output")
-      .implement(backend_kind::cpu, &bind_sum_cpu, {{"GRAIN", 16}});
+      .implement(backend_kind::cpu, &bind_sum_cpu, row_spaces::cpu_default())
+      .tune(backend_kind::cpu, [](const shape& s) { return row_spaces::cpu(element_count(s) / s.back()); });
 #if KBENCH_HAS_OPENCL
-  builder.implement(backend_kind::opencl, &bind_sum_opencl, {{"VEC", 4}, {"WG", 64}});
+  const config opencl_default{{"VEC", 4}, {"WG", 64}};
+  builder.implement(backend_kind::opencl, &bind_sum_opencl, opencl_default)
+      .tune(backend_kind::opencl,
+            [opencl_default](const shape& s) { return row_spaces::opencl(s.back(), opencl_default); });
 #endif
 #if KBENCH_HAS_CUDA
-  builder.implement(backend_kind::cuda, &bind_sum_cuda, {{"BLOCK", 256}});
+  const config cuda_default{{"BLOCK", 256}};
+  builder.implement(backend_kind::cuda, &bind_sum_cuda, cuda_default)
+      .tune(backend_kind::cuda, [cuda_default](const shape&) { return row_spaces::cuda(cuda_default); });
 #endif
   return builder;
 }

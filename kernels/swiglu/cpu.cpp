@@ -1,57 +1,61 @@
-// swiglu on the cpu backend: a parallel loop over rows, GRAIN rows per chunk at least. libm's expf is a call
-// per element that stops vectorization, so silu is computed here with plain arithmetic (an exp by exponent
-// bits), in blocks of 16 elements with restrict-qualified pointers and no branches: a shape that GCC's -O2
-// vectorizer (whose "very cheap" cost model refuses loops of unknown trip count, runtime alias checks and
-// control flow) turns into SIMD code.
+// swiglu on the cpu backend: out = a * silu(b) row by row over W-float vectors (kernels/common/cpu_simd.hpp),
+// in one pass over x (torch's baseline makes two: silu, then the product). libm's expf is a call per element
+// that stops vectorization, so silu uses the polynomial exp of cpu_simd.hpp. Config: ISA = the vector
+// instructions (sse2, avx2, avx512: 4, 8 or 16 lanes); ROWS = rows per task of the dynamically scheduled
+// parallel loop (ROWS >= M runs serially on the stream's thread, without waking the pool); STREAM = 1 writes
+// the output with non-temporal stores (saves the read-for-ownership once it is too large for the cache).
 
 #include <kbench/backends/cpu.hpp>
 #include <kbench/error.hpp>
 
+#include "../common/cpu_simd.hpp"
 #include "swiglu.hpp"
 
-#include <algorithm>
-#include <bit>
 #include <cstddef>
 #include <cstdint>
-#include <limits>
 
 namespace kbench::kernels {
 
 namespace {
 
-constexpr std::size_t block = 16;  // [elements]
+using rows_fn = void (*)(const float* x, float* y, std::size_t first, std::size_t last, std::size_t cols,
+                         bool stream);
 
-/// exp(y) with plain arithmetic (Cephes' expf: y = n ln2 + r, |r| <= ln2 / 2, a degree-7 polynomial for
-/// exp(r), 2^n from exponent bits). Relative error < 1e-7 on [-87, 87]; |y| is clamped to 87 on the integer
-/// bits (a branch-free min), so exp(-inf) ~ 1.6e-38 and exp(+inf) ~ 6e37.
-inline float exp_approx(float y) {
-  const auto bits = std::bit_cast<std::int32_t>(y);
-  const std::int32_t magnitude = std::min(bits & 0x7FFFFFFF, std::bit_cast<std::int32_t>(87.0f));
-  y = std::bit_cast<float>(magnitude | (bits & std::numeric_limits<std::int32_t>::min()));
-  const float n = (y * 1.44269504088896341f + 12582912.0f) - 12582912.0f;  // round(y / ln2): 1.5 * 2^23 trick
-  const float r = (y - n * 0.693359375f) - n * -2.12194440e-4f;            // ln2 in two parts, exact n * hi
-  float p = 1.9875691500e-4f;
-  p = p * r + 1.3981999507e-3f;
-  p = p * r + 8.3334519073e-3f;
-  p = p * r + 4.1665795894e-2f;
-  p = p * r + 1.6666665459e-1f;
-  p = p * r + 5.0000001201e-1f;
-  const float exp_r = p * r * r + r + 1.0f;
-  return exp_r * std::bit_cast<float>((static_cast<std::int32_t>(n) + 127) << 23);  // n in [-126, 126]
+/// silu(b) = b / (1 + exp(-b)), relative error < 2e-7 (the polynomial exp). Below b = -88.7, exp(-b) is +inf
+/// and the quotient -0, the limit.
+template <int W>
+[[gnu::always_inline]] inline simd::f32v<W> silu(const simd::f32v<W>& b) {
+  return b / (simd::exp_full_range<W>(-b) + 1.0f);
 }
 
-/// silu(b) = b / (1 + exp(-b)); relative error < 2e-7 (measured against double over b in [-8, 8]). For b far
-/// below -87 the clamped exp gives b / 6e37 instead of -0: below 1e-30 in magnitude either way.
-inline float silu(float b) {
-  return b / (1.0f + exp_approx(-b));
-}
-
-void swiglu_row(const float* __restrict a, const float* __restrict b, float* __restrict out, std::size_t n) {
-  std::size_t j = 0;
-  for (; j + block <= n; j += block) {
-    for (std::size_t k = 0; k < block; ++k) out[j + k] = a[j + k] * silu(b[j + k]);
+/// Rows [first, last) of out [M, N] from x [M, 2N].
+template <int W>
+[[gnu::always_inline]] inline void swiglu_rows(const float* x, float* y, std::size_t first, std::size_t last,
+                                               std::size_t cols, bool stream) {
+  for (std::size_t r = first; r < last; ++r) {
+    const float* a = x + r * 2 * cols;
+    simd::map<W>(
+        y + r * cols, a, a + cols, 0, cols, stream,
+        [](const simd::f32v<W>& av, const simd::f32v<W>& bv, std::size_t)
+            __attribute__((always_inline)) { return av * silu<W>(bv); });
   }
-  for (; j < n; ++j) out[j] = a[j] * silu(b[j]);
+}
+
+void rows_sse2(const float* x, float* y, std::size_t first, std::size_t last, std::size_t cols, bool stream) {
+  swiglu_rows<4>(x, y, first, last, cols, stream);
+}
+[[KBENCH_TARGET_AVX2]] void rows_avx2(const float* x, float* y, std::size_t first, std::size_t last,
+                                      std::size_t cols, bool stream) {
+  swiglu_rows<8>(x, y, first, last, cols, stream);
+}
+[[KBENCH_TARGET_AVX512]] void rows_avx512(const float* x, float* y, std::size_t first, std::size_t last,
+                                          std::size_t cols, bool stream) {
+  swiglu_rows<16>(x, y, first, last, cols, stream);
+}
+
+rows_fn select(simd::isa which) {
+  static constexpr rows_fn table[3] = {&rows_sse2, &rows_avx2, &rows_avx512};
+  return table[static_cast<std::size_t>(which)];
 }
 
 }  // namespace
@@ -66,24 +70,22 @@ launcher bind_swiglu_cpu(const kernel_args& args) {
   if (args.inputs.size() != 1) KBENCH_THROW("swiglu/cpu takes 1 input, got {}", args.inputs.size());
   const auto rows = static_cast<std::size_t>(args.shape[0]);
   const auto cols = static_cast<std::size_t>(args.shape[1]);  // output columns N; an input row holds 2N
-  const auto grain = static_cast<std::size_t>(args.config.at("GRAIN"));  // [rows per chunk, at least]
-  if (grain == 0) KBENCH_THROW("swiglu/cpu: GRAIN must be positive");
+  const std::size_t task = simd::positive(args.config, "ROWS", 16, "swiglu/cpu");  // [rows per task]
+  const std::int64_t stream = args.config.count("STREAM") ? args.config.at("STREAM") : 0;
+  if (stream != 0 && stream != 1) KBENCH_THROW("swiglu/cpu: STREAM must be 0 or 1, got {}", stream);
+  const rows_fn run = select(simd::isa_of(args.config, "swiglu/cpu"));
   if (args.inputs[0]->size_bytes() < rows * 2 * cols * sizeof(float)) {
     KBENCH_THROW("swiglu/cpu: input holds {} bytes, output shape {} needs {}", args.inputs[0]->size_bytes(),
                  to_string(args.shape), rows * 2 * cols * sizeof(float));
   }
   buffer_ptr input = args.inputs[0];
   buffer_ptr output = device->allocate(rows * cols * sizeof(float));
-  return [device, input, output, rows, cols, grain]() {
+  return [device, input, output, rows, cols, task, run, stream = stream != 0]() {
     const float* x = cpu::float_data(input);
     float* y = cpu::float_data(output);
     event_ptr done = device->launch([=](const cpu::parallel_context& ctx) {
-      ctx.parallel_for(rows, grain, [=](std::size_t begin, std::size_t end) {
-        for (std::size_t r = begin; r < end; ++r) {
-          const float* a = x + r * 2 * cols;
-          swiglu_row(a, a + cols, y + r * cols, cols);
-        }
-      });
+      simd::for_tasks(ctx, rows, task,
+                      [=](std::size_t first, std::size_t last) { run(x, y, first, last, cols, stream); });
     });
     return call_result{{done}, {output}};
   };

@@ -1,23 +1,28 @@
-// welford on the cpu backend: rows split over the thread pool (GRAIN rows per chunk at least). Per row, one
-// pass of Welford updates in 16 independent lanes (lane j takes elements j, j + 16, ...; contiguous 16-float
-// steps the compiler vectorizes), the lanes merged with Chan's formula in a tree, then a second pass writes
-// y = (x - mean) * rstd * w + b.
-// Inner loops run over a fixed 16 elements with __restrict__ pointers: the -O2 build only vectorizes loops
-// whose trip count is a known multiple of the vector width and that need no run-time alias check.
+// welford on the cpu backend: rows in tasks of GRAIN rows, taken by the workers from a shared counter
+// (simd::for_tasks). Per row, one pass of Welford updates in UNROLL vectors of W lanes (W by the ISA
+// parameter: 4 SSE2, 8 AVX2, 16 AVX-512; lane j of vector u takes elements u*W + j, u*W + j + UNROLL*W, ...),
+// so every lane has seen the same number of elements and one reciprocal 1 / count serves all of them. The
+// lanes are then merged with Chan's formula in a tree (vectors first, then vector halves), where equal counts
+// make each merge a few multiply-adds; the last N % (UNROLL * W) elements go through a scalar Welford and
+// one general merge. A second pass writes y = (x - mean) * rstd * w + b (the row is still in L1/L2).
 
 #include <kbench/backends/cpu.hpp>
 #include <kbench/error.hpp>
 
 #include "welford.hpp"
 
+#include "../common/cpu_rows_simd.hpp"
+
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 
 namespace kbench::kernels {
 
 namespace {
 
-constexpr std::size_t lanes = 16;
+using namespace simd;  // f32v, load, store, low_half, high_half (../common/cpu_rows_simd.hpp)
+
 constexpr float eps = 1e-5f;
 
 // Count, mean and m2 (sum of squared deviations from the mean) of a set of values.
@@ -28,7 +33,7 @@ struct moments {
 };
 
 // Chan, Golub and LeVeque: the moments of the union of two disjoint sets.
-moments merge(const moments& a, const moments& b) {
+[[gnu::always_inline]] inline moments merge(const moments& a, const moments& b) {
   if (b.count == 0) return a;
   if (a.count == 0) return b;
   const float count = a.count + b.count;
@@ -37,43 +42,111 @@ moments merge(const moments& a, const moments& b) {
   return {count, a.mean + delta * b_share, a.m2 + b.m2 + delta * delta * a.count * b_share};
 }
 
-moments row_moments(const float* __restrict__ x, std::size_t n) {
-  float mean[lanes] = {};
-  float m2[lanes] = {};
-  float count = 0;  // every lane has seen the same number of elements
+// Chan's merge of two sets of `count` elements each, lane by lane: b's share is 1/2.
+template <int W>
+[[gnu::always_inline]] inline void merge_equal(f32v<W>& mean, f32v<W>& m2, const f32v<W>& mean_b,
+                                               const f32v<W>& m2_b, float count) {
+  const f32v<W> delta = mean_b - mean;
+  m2 = m2 + m2_b + delta * delta * (count * 0.5f);
+  mean = mean + delta * 0.5f;
+}
+
+// Merges the W lanes (each the moments of `count` elements) into one: halves until one lane is left.
+template <int W>
+[[gnu::always_inline]] inline moments merge_lanes(const f32v<W>& mean, const f32v<W>& m2, float count) {
+  if constexpr (W == 2) {
+    const float delta = mean[1] - mean[0];
+    return {2 * count, mean[0] + delta * 0.5f, m2[0] + m2[1] + delta * delta * (count * 0.5f)};
+  } else {
+    f32v<W / 2> m = low_half<W>(mean);
+    f32v<W / 2> s = low_half<W>(m2);
+    merge_equal<W / 2>(m, s, high_half<W>(mean), high_half<W>(m2), count);
+    return merge_lanes<W / 2>(m, s, 2 * count);
+  }
+}
+
+template <int W, int U>
+[[gnu::always_inline]] inline moments row_moments(const float* x, std::size_t n) {
+  constexpr std::size_t step = std::size_t{W} * U;  // [floats]
+  f32v<W> mean[U] = {};
+  f32v<W> m2[U] = {};
+  float count = 0;  // elements seen by every lane
   std::size_t i = 0;
-  for (; i + lanes <= n; i += lanes) {
+  for (; i + step <= n; i += step) {
     count += 1.0f;
     const float inv = 1.0f / count;
-    for (std::size_t j = 0; j < lanes; ++j) {
-      const float delta = x[i + j] - mean[j];
-      mean[j] += delta * inv;
-      m2[j] += delta * (x[i + j] - mean[j]);
+#pragma GCC unroll 4
+    for (int u = 0; u < U; ++u) {
+      const f32v<W> v = load<W>(x + i + std::size_t{W} * u);
+      const f32v<W> delta = v - mean[u];
+      mean[u] += delta * inv;
+      m2[u] += delta * (v - mean[u]);
     }
   }
-  // Tree merge of the lanes (16 -> 8 -> 4 -> 2 -> 1): equal counts at every level keep the merges balanced.
-  moments part[lanes];
-  for (std::size_t j = 0; j < lanes; ++j) part[j] = {count, mean[j], m2[j]};
-  for (std::size_t width = lanes / 2; width > 0; width /= 2) {
-    for (std::size_t j = 0; j < width; ++j) part[j] = merge(part[j], part[j + width]);
+  float lane_count = count;
+#pragma GCC unroll 2
+  for (int width = U / 2; width > 0; width /= 2) {
+#pragma GCC unroll 2
+    for (int u = 0; u < width; ++u)
+      merge_equal<W>(mean[u], m2[u], mean[u + width], m2[u + width], lane_count);
+    lane_count *= 2;
   }
-  moments tail;  // the last n % 16 elements, plain Welford
+  const moments body = merge_lanes<W>(mean[0], m2[0], lane_count);
+  moments tail;  // the last n % step elements, plain Welford
   for (; i < n; ++i) {
     tail.count += 1.0f;
     const float delta = x[i] - tail.mean;
     tail.mean += delta / tail.count;
     tail.m2 += delta * (x[i] - tail.mean);
   }
-  return merge(part[0], tail);
+  return merge(body, tail);
 }
 
-void normalize_row(const float* __restrict__ x, const float* __restrict__ w, const float* __restrict__ b,
-                   float* __restrict__ y, std::size_t n, float mean, float rstd) {
+template <int W>
+[[gnu::always_inline]] inline void normalize_row(const float* x, const float* w, const float* b, float* y,
+                                                 std::size_t n, float mean, float rstd) {
   std::size_t i = 0;
-  for (; i + lanes <= n; i += lanes) {
-    for (std::size_t j = 0; j < lanes; ++j) y[i + j] = (x[i + j] - mean) * rstd * w[i + j] + b[i + j];
-  }
+  for (; i + W <= n; i += W)
+    store<W>(y + i, (load<W>(x + i) - mean) * rstd * load<W>(w + i) + load<W>(b + i));
   for (; i < n; ++i) y[i] = (x[i] - mean) * rstd * w[i] + b[i];
+}
+
+template <int W, int U>
+[[gnu::always_inline]] inline void welford_rows(const float* x, const float* w, const float* b, float* y,
+                                                std::size_t cols, std::size_t begin, std::size_t end) {
+  for (std::size_t r = begin; r < end; ++r) {
+    const moments m = row_moments<W, U>(x + r * cols, cols);
+    const float var = m.m2 / m.count;  // biased, as torch's layer_norm
+    normalize_row<W>(x + r * cols, w, b, y + r * cols, cols, m.mean, 1.0f / std::sqrt(var + eps));
+  }
+}
+
+// One wrapper per ISA; the row loop is inlined into it and compiled for that ISA.
+using rows_fn = void (*)(const float*, const float*, const float*, float*, std::size_t, std::size_t,
+                         std::size_t);
+
+template <int U>
+void rows_sse2(const float* x, const float* w, const float* b, float* y, std::size_t cols, std::size_t begin,
+               std::size_t end) {
+  welford_rows<4, U>(x, w, b, y, cols, begin, end);
+}
+template <int U>
+[[KBENCH_TARGET_AVX2]] void rows_avx2(const float* x, const float* w, const float* b, float* y,
+                                      std::size_t cols, std::size_t begin, std::size_t end) {
+  welford_rows<8, U>(x, w, b, y, cols, begin, end);
+}
+template <int U>
+[[KBENCH_TARGET_AVX512]] void rows_avx512(const float* x, const float* w, const float* b, float* y,
+                                          std::size_t cols, std::size_t begin, std::size_t end) {
+  welford_rows<16, U>(x, w, b, y, cols, begin, end);
+}
+
+rows_fn select(isa which, std::size_t unroll) {
+  const std::size_t u = unroll == 1 ? 0 : unroll == 2 ? 1 : 2;
+  static constexpr rows_fn table[3][3] = {{&rows_sse2<1>, &rows_sse2<2>, &rows_sse2<4>},
+                                          {&rows_avx2<1>, &rows_avx2<2>, &rows_avx2<4>},
+                                          {&rows_avx512<1>, &rows_avx512<2>, &rows_avx512<4>}};
+  return table[static_cast<std::size_t>(which)][u];
 }
 
 }  // namespace
@@ -97,27 +170,25 @@ launcher bind_welford_cpu(const kernel_args& args) {
       args.inputs[2]->size_bytes() < cols * sizeof(float)) {
     KBENCH_THROW("welford/cpu: inputs too small for shape {}", to_string(args.shape));
   }
-  const auto found = args.config.find("GRAIN");
-  const std::int64_t grain = found == args.config.end() ? 8 : found->second;  // [rows per chunk, at least]
-  if (grain <= 0) KBENCH_THROW("welford/cpu: GRAIN must be positive, got {}", grain);
+  const std::size_t grain = positive(args.config, "GRAIN", 8, "welford/cpu");    // [rows per task]
+  const std::size_t unroll = positive(args.config, "UNROLL", 2, "welford/cpu");  // [vectors per step]
+  if (unroll != 1 && unroll != 2 && unroll != 4) {
+    KBENCH_THROW("welford/cpu: UNROLL must be 1, 2 or 4, got {}", unroll);
+  }
+  const rows_fn run = select(isa_of(args.config, "welford/cpu"), unroll);
 
   buffer_ptr input = args.inputs[0];
   buffer_ptr weight = args.inputs[1];
   buffer_ptr bias = args.inputs[2];
   buffer_ptr output = device->allocate(bytes);
-  return [device, input, weight, bias, output, rows, cols, grain = static_cast<std::size_t>(grain)]() {
+  return [device, input, weight, bias, output, rows, cols, grain, run]() {
     const float* x = cpu::float_data(input);
     const float* w = cpu::float_data(weight);
     const float* b = cpu::float_data(bias);
     float* y = cpu::float_data(output);
     event_ptr done = device->launch([=](const cpu::parallel_context& ctx) {
-      ctx.parallel_for(rows, grain, [=](std::size_t begin, std::size_t end) {
-        for (std::size_t r = begin; r < end; ++r) {
-          const moments m = row_moments(x + r * cols, cols);
-          const float var = m.m2 / m.count;  // biased, as torch's layer_norm
-          normalize_row(x + r * cols, w, b, y + r * cols, cols, m.mean, 1.0f / std::sqrt(var + eps));
-        }
-      });
+      for_tasks(ctx, rows, grain,
+                [=](std::size_t begin, std::size_t end) { run(x, w, b, y, cols, begin, end); });
     });
     return call_result{{done}, {output}};
   };

@@ -1,0 +1,252 @@
+#pragma once
+// SIMD building blocks of the row and matmul cpu kernels (sum, welford, layer_norm, rms_norm, the softmaxes,
+// bmm): the "ISA" tuning parameter, GCC vector types of W floats (W = 4: SSE2, 8: AVX2, 16: AVX-512), helpers
+// on them, and a dynamically scheduled parallel loop. Not a kernel folder: it has no CMakeLists.txt; kernels
+// include it by relative path.
+//
+// The build has no -march flag, so code is compiled for x86-64 (SSE2) unless a function asks for more with a
+// target attribute. A kernel writes its row loop once as an always_inline template over W and instantiates
+// it in three wrappers, one per ISA (KBENCH_TARGET_AVX2 / KBENCH_TARGET_AVX512 / none); the template and the
+// helpers below are inlined into the wrapper and compiled for its ISA (GCC's default -ffp-contract=fast then
+// turns a * b + c into FMAs on AVX2 and AVX-512). The tuning parameter ISA picks the wrapper at bind time;
+// the space's constraint drops what the cpu cannot run.
+//
+// There is no splat(x) helper on purpose: a helper that returns a vector built from a scalar is lowered
+// lane by lane while still compiled for SSE2 (16 masked broadcasts for one AVX-512 splat); a scalar operand
+// of a vector operation (v * s, v - s) compiles to one broadcast.
+//
+// Every helper that takes or returns a vector is an always_inline template, vectors passed by reference: a
+// template over W is compiled for SSE2 where it is defined, and AVX or AVX-512 vectors passed or returned by
+// value there draw -Wpsabi ABI warnings, some reported at the end of the translation unit. Being always
+// inlined into the ISA wrappers, none of them is ever called through that ABI, so this header turns -Wpsabi
+// off for the rest of the including file (not in a push/pop region: GCC reports some of these at the end of
+// the file). References keep away the one note the pragma does not silence (64-byte parameters).
+
+#include <kbench/backends/cpu.hpp>
+#include <kbench/config.hpp>
+#include <kbench/error.hpp>
+#include <kbench/tune/space.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#pragma GCC diagnostic ignored "-Wpsabi"
+
+// Wrappers compiled for AVX2 + FMA and for AVX-512 (F, VL, BW, DQ: Skylake-SP and later) + FMA.
+#define KBENCH_TARGET_AVX2 gnu::target("avx2,fma")
+#define KBENCH_TARGET_AVX512 gnu::target("avx512f,avx512vl,avx512bw,avx512dq,avx2,fma")
+
+namespace kbench::kernels::simd {
+
+// --- the ISA parameter ---
+
+/// Values of the enumeration parameter "ISA" (its index in isa_labels()).
+enum class isa : std::int64_t { sse2 = 0, avx2 = 1, avx512 = 2 };
+
+inline const std::vector<std::string>& isa_labels() {
+  static const std::vector<std::string> labels{"sse2", "avx2", "avx512"};
+  return labels;
+}
+
+/// Whether this cpu runs code compiled for `which` (the cpu backend's device is the host).
+inline bool supported(isa which) {
+  __builtin_cpu_init();  // may run before libgcc's own constructor (static registration)
+  switch (which) {
+    case isa::sse2:
+      return true;
+    case isa::avx2:
+      return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+    case isa::avx512:
+      return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
+             __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq") &&
+             __builtin_cpu_supports("fma");
+  }
+  return false;
+}
+
+/// The widest ISA this cpu supports: the default of every ISA parameter, so that the default config is valid
+/// on any x86-64 machine.
+inline std::int64_t best_isa() {
+  if (supported(isa::avx512)) return static_cast<std::int64_t>(isa::avx512);
+  if (supported(isa::avx2)) return static_cast<std::int64_t>(isa::avx2);
+  return static_cast<std::int64_t>(isa::sse2);
+}
+
+/// Adds the parameter ISA and the constraint that the cpu supports it.
+inline tune::space& add_isa(tune::space& s) {
+  s.add(tune::parameter::enumeration("ISA", isa_labels()));
+  s.add_constraint("ISA supported by the host cpu", [](const config& c, const device_info&) {
+    return supported(static_cast<isa>(c.at("ISA")));
+  });
+  return s;
+}
+
+/// The config's ISA (default: the best supported); throws when the cpu cannot run it.
+inline isa isa_of(const config& values, const char* who) {
+  const auto found = values.find("ISA");
+  const std::int64_t v = found == values.end() ? best_isa() : found->second;
+  if (v < 0 || v >= static_cast<std::int64_t>(isa_labels().size())) {
+    KBENCH_THROW("{}: ISA must be 0 (sse2), 1 (avx2) or 2 (avx512), got {}", who, v);
+  }
+  const auto which = static_cast<isa>(v);
+  if (!supported(which)) KBENCH_THROW("{}: this cpu does not support ISA {}", who, isa_labels()[v]);
+  return which;
+}
+
+/// A positive integer parameter of `values` (or `fallback` when absent); throws otherwise.
+inline std::size_t positive(const config& values, const char* name, std::int64_t fallback, const char* who) {
+  const auto found = values.find(name);
+  const std::int64_t v = found == values.end() ? fallback : found->second;
+  if (v <= 0) KBENCH_THROW("{}: {} must be positive, got {}", who, name, v);
+  return static_cast<std::size_t>(v);
+}
+
+// --- scheduling ---
+
+/// Calls body(begin, end) over [0, n) in tasks of `grain` items, which the workers take one at a time from a
+/// shared counter. The pool's parallel_for gives each worker one fixed chunk, and a helper thread wakes up
+/// tens of microseconds after the call: with fixed halves the caller would finish its half and then wait
+/// (or run the other half alone). Here the caller starts at once and the helper takes whatever is left when
+/// it arrives. One task (grain >= n) runs on the caller alone, without waking anyone.
+template <class Body>
+void for_tasks(const cpu::parallel_context& ctx, std::size_t n, std::size_t grain, const Body& body) {
+  grain = std::max<std::size_t>(grain, 1);
+  const std::size_t tasks = (n + grain - 1) / grain;
+  if (tasks <= 1) {
+    if (n > 0) body(std::size_t{0}, n);
+    return;
+  }
+  std::atomic<std::size_t> next{0};
+  const std::size_t helpers = std::min<std::size_t>(ctx.workers(), tasks);
+  ctx.parallel_for(helpers, 1, [&](std::size_t, std::size_t) {
+    for (std::size_t t = next.fetch_add(1, std::memory_order_relaxed); t < tasks;
+         t = next.fetch_add(1, std::memory_order_relaxed)) {
+      body(t * grain, std::min(n, (t + 1) * grain));
+    }
+  });
+}
+
+// --- vector types and helpers ---
+
+template <int W>
+struct vec_types;
+template <>
+struct vec_types<2> {
+  typedef float f32 __attribute__((vector_size(8)));
+  typedef std::int32_t i32 __attribute__((vector_size(8)));
+};
+template <>
+struct vec_types<4> {
+  typedef float f32 __attribute__((vector_size(16)));
+  typedef std::int32_t i32 __attribute__((vector_size(16)));
+};
+template <>
+struct vec_types<8> {
+  typedef float f32 __attribute__((vector_size(32)));
+  typedef std::int32_t i32 __attribute__((vector_size(32)));
+};
+template <>
+struct vec_types<16> {
+  typedef float f32 __attribute__((vector_size(64)));
+  typedef std::int32_t i32 __attribute__((vector_size(64)));
+};
+
+/// W floats (one register of the ISA: 4 SSE, 8 AVX, 16 AVX-512); i32v: W int32.
+template <int W>
+using f32v = typename vec_types<W>::f32;
+template <int W>
+using i32v = typename vec_types<W>::i32;
+
+/// Unaligned load / store (memcpy compiles to one vector move).
+template <int W>
+[[gnu::always_inline]] inline f32v<W> load(const float* p) {
+  f32v<W> v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+
+template <int W>
+[[gnu::always_inline]] inline void store(float* p, const f32v<W>& v) {
+  std::memcpy(p, &v, sizeof v);
+}
+
+template <int W>
+[[gnu::always_inline]] inline f32v<W> vmax(const f32v<W>& a, const f32v<W>& b) {
+  return a > b ? a : b;
+}
+
+/// The lower and upper halves of a vector.
+template <int W>
+[[gnu::always_inline]] inline f32v<W / 2> low_half(const f32v<W>& v) {
+  if constexpr (W == 16) {
+    return __builtin_shufflevector(v, v, 0, 1, 2, 3, 4, 5, 6, 7);
+  } else if constexpr (W == 8) {
+    return __builtin_shufflevector(v, v, 0, 1, 2, 3);
+  } else {
+    static_assert(W == 4);
+    return __builtin_shufflevector(v, v, 0, 1);
+  }
+}
+
+template <int W>
+[[gnu::always_inline]] inline f32v<W / 2> high_half(const f32v<W>& v) {
+  if constexpr (W == 16) {
+    return __builtin_shufflevector(v, v, 8, 9, 10, 11, 12, 13, 14, 15);
+  } else if constexpr (W == 8) {
+    return __builtin_shufflevector(v, v, 4, 5, 6, 7);
+  } else {
+    static_assert(W == 4);
+    return __builtin_shufflevector(v, v, 2, 3);
+  }
+}
+
+/// Sum of the lanes, pairwise (halves added until one lane is left).
+template <int W>
+[[gnu::always_inline]] inline float hsum(const f32v<W>& v) {
+  if constexpr (W == 2) {
+    return v[0] + v[1];
+  } else {
+    return hsum<W / 2>(low_half<W>(v) + high_half<W>(v));
+  }
+}
+
+/// Largest lane.
+template <int W>
+[[gnu::always_inline]] inline float hmax(const f32v<W>& v) {
+  if constexpr (W == 2) {
+    return v[0] > v[1] ? v[0] : v[1];
+  } else {
+    return hmax<W / 2>(vmax<W / 2>(low_half<W>(v), high_half<W>(v)));
+  }
+}
+
+/// exp(x) per lane (Cephes expf): x = n ln2 + r with |r| <= ln2/2, exp(r) by a degree-7 polynomial, 2^n by
+/// building the exponent bits; ~1.5 ulp. x is clamped to [-87, 88] so that 2^n stays a normal float: below
+/// -87 the result is ~1.6e-38 instead of a denormal or 0, an absolute error far below any tolerance.
+template <int W>
+[[gnu::always_inline]] inline f32v<W> exp(const f32v<W>& arg) {
+  const f32v<W> lo = f32v<W>{} - 87.0f;  // constants: folded into vector constants
+  const f32v<W> hi = f32v<W>{} + 88.0f;
+  f32v<W> x = arg < lo ? lo : arg;
+  x = x > hi ? hi : x;
+  // Adding and subtracting 1.5 * 2^23 rounds x / ln2 to the nearest integer (no -ffast-math to undo it).
+  const f32v<W> n = (x * 1.44269504088896341f + 12582912.0f) - 12582912.0f;
+  const f32v<W> r = (x - n * 0.693359375f) - n * -2.12194440e-4f;  // ln2 split in two: n * ln2_hi is exact
+  f32v<W> p = f32v<W>{} + 1.9875691500e-4f;
+  p = p * r + 1.3981999507e-3f;
+  p = p * r + 8.3334519073e-3f;
+  p = p * r + 4.1665795894e-2f;
+  p = p * r + 1.6666665459e-1f;
+  p = p * r + 5.0000001201e-1f;
+  const f32v<W> e = p * r * r + r + 1.0f;
+  const i32v<W> bits = (__builtin_convertvector(n, i32v<W>) + 127) << 23;
+  return e * std::bit_cast<f32v<W>>(bits);
+}
+
+}  // namespace kbench::kernels::simd

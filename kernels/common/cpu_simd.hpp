@@ -1,0 +1,135 @@
+#pragma once
+// Building blocks of the elementwise cpu kernels (exp, add, geglu, swiglu, low_mem_dropout), on top of the
+// ISA parameter, vector types and task loop of cpu_rows_simd.hpp: uint32 vectors, an exp over the whole
+// float range, non-temporal stores, and the elementwise driver `map`. Not a kernel folder: it has no
+// CMakeLists.txt; kernels include it by relative path.
+//
+// A kernel writes its vector operation once as an always_inline lambda over W-float vectors, runs it through
+// map<W> in a template, and instantiates the template in three wrappers (none, KBENCH_TARGET_AVX2,
+// KBENCH_TARGET_AVX512 with W = 4, 8, 16: one register of the ISA each), which its ISA parameter picks at
+// bind time. Vectors as wide as the ISA's registers matter: GCC splits a wider generic vector into registers
+// for arithmetic, but turns its comparisons and selects (a < b ? a : b) into scalar code, 7x slower.
+
+#include "cpu_rows_simd.hpp"
+
+#include <xmmintrin.h>  // _mm_stream_ps, _mm_sfence: SSE, part of the x86-64 baseline
+
+#include <algorithm>
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+namespace kbench::kernels::simd {
+
+template <int W>
+struct u32_type;
+template <>
+struct u32_type<4> {
+  typedef std::uint32_t type __attribute__((vector_size(16)));
+};
+template <>
+struct u32_type<8> {
+  typedef std::uint32_t type __attribute__((vector_size(32)));
+};
+template <>
+struct u32_type<16> {
+  typedef std::uint32_t type __attribute__((vector_size(64)));
+};
+
+/// W uint32 lanes (wrapping arithmetic, logical shifts).
+template <int W>
+using u32v = typename u32_type<W>::type;
+
+/// Lane k holds k.
+template <int W>
+[[gnu::always_inline]] inline u32v<W> lane_index() {
+  u32v<W> v{};
+  for (int k = 0; k < W; ++k) v[k] = static_cast<std::uint32_t>(k);
+  return v;
+}
+
+/// Non-temporal store of one vector to a 16-byte aligned address: the line goes to memory without first being
+/// read into the cache (no read-for-ownership), which saves a third of the traffic of y = f(x) once y no
+/// longer fits the cache, and costs a trip to memory when it would have. As SSE movntps of 4 lanes, which the
+/// write-combining buffers merge into whole lines (the AVX forms would need intrinsics of those ISAs, which
+/// GCC does not inline into a template compiled for SSE2). stream_fence() before the results are handed over.
+template <int W>
+[[gnu::always_inline]] inline void store_stream(float* p, const f32v<W>& v) {
+  if constexpr (W == 4) {
+    _mm_stream_ps(p, v);
+  } else {
+    store_stream<W / 2>(p, low_half<W>(v));
+    store_stream<W / 2>(p + W / 2, high_half<W>(v));
+  }
+}
+
+/// Orders the earlier non-temporal stores before later stores (they are weakly ordered on x86).
+[[gnu::always_inline]] inline void stream_fence() {
+  _mm_sfence();
+}
+
+/// exp(x) per lane over the whole float range, Cephes' expf: x = n ln2 + r with |r| <= ln2 / 2, exp(r) by a
+/// degree-7 polynomial (relative error < 1e-7), 2^n applied as 2^(n/2) * 2^(n - n/2) so that both factors are
+/// normal floats over the clamped range [-104, 89]: the result overflows to +inf above 88.72 and underflows
+/// through the denormals to 0 below -87.3, like libm's expf (exp<W> of cpu_rows_simd.hpp clamps to [-87, 88]
+/// instead, which the exp kernel cannot afford). NaN stays NaN.
+template <int W>
+[[gnu::always_inline]] inline f32v<W> exp_full_range(const f32v<W>& arg) {
+  const f32v<W> lo = f32v<W>{} - 104.0f;  // constants: folded into vector constants
+  const f32v<W> hi = f32v<W>{} + 89.0f;
+  f32v<W> x = arg < lo ? lo : arg;  // NaN compares false: kept
+  x = x > hi ? hi : x;
+  // round(x / ln2) by adding and subtracting 1.5 * 2^23 (the build has no -ffast-math to fold it away).
+  const f32v<W> n = (x * 1.44269504088896341f + 12582912.0f) - 12582912.0f;
+  const f32v<W> r = (x - n * 0.693359375f) - n * -2.12194440e-4f;  // ln2 in two parts: n * ln2_hi is exact
+  f32v<W> p = r * 1.9875691500e-4f + 1.3981999507e-3f;
+  p = p * r + 8.3334519073e-3f;
+  p = p * r + 4.1665795894e-2f;
+  p = p * r + 1.6666665459e-1f;
+  p = p * r + 5.0000001201e-1f;
+  const f32v<W> exp_r = p * r * r + r + 1.0f;
+  const i32v<W> ni = __builtin_convertvector(n, i32v<W>);  // in [-150, 129]
+  const i32v<W> half = ni >> 1;                            // in [-75, 64]
+  const f32v<W> scale_a = std::bit_cast<f32v<W>>((half + 127) << 23);
+  const f32v<W> scale_b = std::bit_cast<f32v<W>>((ni - half + 127) << 23);
+  return exp_r * scale_a * scale_b;
+}
+
+/// y[i] = op(x0 vector at i, x1 vector at i, first + i) for i in [0, n), W lanes at a time: the elementwise
+/// driver. `op` (an always_inline lambda, so that it takes the ISA of the calling wrapper) gets the vectors
+/// of x0 and x1 (unary kernels pass x1 = x0 and ignore it: the second load is dead) and the index of the
+/// vector's first element in the whole tensor. The last partial vector goes through zero-padded copies with
+/// the same arithmetic. With `stream`, the output is written with non-temporal stores from its first 64-byte
+/// boundary on (the elements before it go through the padded copies too).
+template <int W, class Op>
+[[gnu::always_inline]] inline void map(float* __restrict y, const float* x0, const float* x1,
+                                       std::size_t first, std::size_t n, bool stream, const Op& op) {
+  constexpr auto lanes = static_cast<std::size_t>(W);
+  const auto partial = [&](std::size_t i, std::size_t count) __attribute__((always_inline)) {
+    float a[lanes] = {};
+    float b[lanes] = {};
+    float out[lanes];
+    std::memcpy(a, x0 + i, count * sizeof(float));
+    std::memcpy(b, x1 + i, count * sizeof(float));
+    store<W>(out, op(load<W>(a), load<W>(b), first + i));
+    std::memcpy(y + i, out, count * sizeof(float));
+  };
+  std::size_t i = 0;
+  if (stream) {
+    constexpr std::size_t line = 64;                                            // [bytes]
+    const std::size_t misaligned = reinterpret_cast<std::uintptr_t>(y) % line;  // [bytes], a multiple of 4
+    for (std::size_t head = misaligned == 0 ? 0 : std::min(n, (line - misaligned) / sizeof(float)); i < head;
+         i += std::min(lanes, head - i)) {
+      partial(i, std::min(lanes, head - i));
+    }
+    for (; i + lanes <= n; i += lanes)
+      store_stream<W>(y + i, op(load<W>(x0 + i), load<W>(x1 + i), first + i));
+    stream_fence();
+  } else {
+    for (; i + lanes <= n; i += lanes) store<W>(y + i, op(load<W>(x0 + i), load<W>(x1 + i), first + i));
+  }
+  if (i < n) partial(i, n - i);
+}
+
+}  // namespace kbench::kernels::simd

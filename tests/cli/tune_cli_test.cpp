@@ -1,0 +1,234 @@
+// The autotuner end to end on the cpu backend with the real exp kernel: configs that crash, hang or return
+// wrong values are recorded with their status while tuning finishes; the cache makes a second pass tune
+// nothing; a miss under --assert-cache-hit prints the key and a diff; corrupt entries and checkpoints.
+
+#include <nlohmann/json.hpp>
+
+#include "run_kbench.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace kbench::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string env_for(const fs::path& cache, const std::string& extra = {}) {
+  return "KBENCH_CACHE_DIR=" + cache.string() + " " + extra + (extra.empty() ? "" : " ");
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    if (!line.empty()) lines.push_back(line);
+  }
+  return lines;
+}
+
+/// The first exp shape (index) whose cpu space has at least `wanted` configs, and those configs.
+std::pair<int, std::vector<std::string>> exp_shape_with_configs(std::size_t wanted) {
+  for (int index = 0; index < 8; ++index) {
+    const auto r = run_kbench("tune --kernel exp --backend cpu --shape-index " + std::to_string(index) +
+                              " --show-space");
+    if (r.exit_code != 0) break;
+    const auto configs = lines_of(r.output);
+    if (configs.size() >= wanted) return {index, configs};
+  }
+  return {-1, {}};
+}
+
+/// Files under the cache's tuning/ folder (the calibration cache sits beside it) whose name contains
+/// `needle`.
+std::vector<fs::path> cache_files(const fs::path& cache, const std::string& needle = ".json") {
+  std::vector<fs::path> found;
+  const fs::path dir = cache / "tuning";
+  if (!fs::exists(dir)) return found;
+  for (const auto& e : fs::recursive_directory_iterator(dir)) {
+    if (e.is_regular_file() && e.path().filename().string().find(needle) != std::string::npos) {
+      found.push_back(e.path());
+    }
+  }
+  return found;
+}
+
+nlohmann::json read_json(const fs::path& path) {
+  std::ifstream in(path);
+  return nlohmann::json::parse(in);
+}
+
+const std::string fast = " --backend cpu --tune-target-ms 5 --config-timeout 20";
+
+TEST(TuneCli, CrashHangAndWrongConfigsAreRecordedAndTuningFinishes) {
+  const auto [index, configs] = exp_shape_with_configs(4);
+  ASSERT_GE(index, 0) << "exp needs a cpu tuning space with 4 configs on some shape";
+  const fs::path cache = scratch_dir("tune-faults");
+  // Single quotes: the configs are JSON with double quotes.
+  const std::string faults = "KBENCH_INJECT_TRIAL_FAULT='exp|" + configs[0] + "|segv;exp|" + configs[1] +
+                             "|hang;exp|" + configs[2] + "|wrong' ";
+  const auto r = run_kbench_env(env_for(cache, faults),
+                                "tune --kernel exp --shape-index " + std::to_string(index) +
+                                    " --backend cpu --strategy exhaustive --max-evals 4 --tune-target-ms 5 "
+                                    "--config-timeout 5");
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find(configs[0] + " runtime_error: worker died on signal 11"), std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find(configs[1] + " timeout"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find(configs[2] + " wrong_result"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("Best: " + configs[3]), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("4 configs evaluated (3 failed"), std::string::npos) << r.output;
+
+  const auto files = cache_files(cache);
+  ASSERT_EQ(files.size(), 1u);
+  const auto entry = read_json(files[0]);
+  EXPECT_TRUE(entry.at("complete").get<bool>());
+  ASSERT_EQ(entry.at("log").size(), 4u);
+  EXPECT_EQ(entry["log"][0]["status"], "runtime_error");
+  EXPECT_EQ(entry["log"][1]["status"], "timeout");
+  EXPECT_EQ(entry["log"][2]["status"], "wrong_result");
+  EXPECT_EQ(entry["log"][3]["status"], "ok");
+  EXPECT_EQ(entry["best"].dump(), configs[3]);
+  for (const char* field : {"kernel", "shape", "dtype", "backend", "device", "driver", "source_hash",
+                            "space_hash", "kbench_version"}) {
+    EXPECT_TRUE(entry["key"].contains(field)) << field;
+  }
+  EXPECT_EQ(entry["key"]["source_hash"].get<std::string>().size(), 64u) << "the build stamps a SHA-256";
+}
+
+TEST(TuneCli, TwoPassRunRecordsTunedResultsFromTheCache) {
+  const auto [index, configs] = exp_shape_with_configs(2);
+  ASSERT_GE(index, 0);
+  const fs::path cache = scratch_dir("tune-twopass");
+  const fs::path out = cache / "results.json";
+  const std::string select = " --kernels exp --shape-index " + std::to_string(index) + " --impl kbench";
+
+  const auto first = run_kbench_env(env_for(cache), "run --effort quick --max-evals 3" + select + fast);
+  EXPECT_EQ(first.exit_code, 0) << first.output;
+  EXPECT_NE(first.output.find("Configs: 1 tuned"), std::string::npos) << first.output;
+
+  const auto second =
+      run_kbench_env(env_for(cache), "run --assert-cache-hit --output " + out.string() + select + fast);
+  EXPECT_EQ(second.exit_code, 0) << second.output;
+  EXPECT_NE(second.output.find("Configs: 0 tuned (0.0 s tuning), 1 from the tuning cache"), std::string::npos)
+      << second.output;
+  const auto records = read_json(out);
+  bool saw_latency = false;
+  for (const auto& rec : records) {
+    if (rec["metric"]["name"] != "latency_ms") continue;
+    saw_latency = true;
+    EXPECT_EQ(rec["benchmark"]["extra_info"]["config_source"], "cache_hit");
+    const auto entry = read_json(cache_files(cache).at(0));
+    EXPECT_EQ(rec["benchmark"]["extra_info"]["config"].get<std::string>(), entry["best"].dump());
+  }
+  EXPECT_TRUE(saw_latency);
+
+  // The environment variable does the same as the flag.
+  const auto by_env = run_kbench_env(env_for(cache, "KBENCH_ASSERT_CACHE_HIT=1"), "run" + select + fast);
+  EXPECT_EQ(by_env.exit_code, 0) << by_env.output;
+  EXPECT_NE(by_env.output.find("1 from the tuning cache"), std::string::npos) << by_env.output;
+}
+
+TEST(TuneCli, AssertCacheHitMissFailsTheShapeWithAKeyDiff) {
+  const auto [index, configs] = exp_shape_with_configs(2);
+  ASSERT_GE(index, 0);
+  const fs::path cache = scratch_dir("tune-miss");
+  const auto tuned = run_kbench_env(
+      env_for(cache), "tune --kernel exp --shape-index " + std::to_string(index) + " --max-evals 2" + fast);
+  ASSERT_EQ(tuned.exit_code, 0) << tuned.output;
+  const int other = index + 1;
+  const auto miss =
+      run_kbench_env(env_for(cache), "run --assert-cache-hit --kernels exp --impl kbench --shape-index " +
+                                         std::to_string(other) + fast);
+  EXPECT_EQ(miss.exit_code, 1) << miss.output;
+  EXPECT_NE(miss.output.find("cache miss"), std::string::npos) << miss.output;
+  EXPECT_NE(miss.output.find("no tuning-cache entry"), std::string::npos) << miss.output;
+  EXPECT_NE(miss.output.find("source_hash"), std::string::npos) << "the key, field by field:\n"
+                                                                << miss.output;
+  EXPECT_NE(miss.output.find("fields that differ"), std::string::npos) << miss.output;
+  EXPECT_NE(miss.output.find("      shape "), std::string::npos) << "the shape differs:\n" << miss.output;
+}
+
+TEST(TuneCli, CorruptEntryIsReportedKeptAsideAndRetuned) {
+  const auto [index, configs] = exp_shape_with_configs(2);
+  ASSERT_GE(index, 0);
+  const fs::path cache = scratch_dir("tune-corrupt");
+  const std::string tune =
+      "tune --kernel exp --shape-index " + std::to_string(index) + " --max-evals 2" + fast;
+  ASSERT_EQ(run_kbench_env(env_for(cache), tune).exit_code, 0);
+  const auto files = cache_files(cache);
+  ASSERT_EQ(files.size(), 1u);
+  std::ofstream(files[0], std::ios::trunc) << "{\"format\": \"kbench-tuning-cache/1\", \"key\": {\"ker";
+
+  const auto r = run_kbench_env(env_for(cache), tune);
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("unreadable"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("2 configs evaluated"), std::string::npos) << r.output;
+  EXPECT_EQ(cache_files(cache, ".corrupt-").size(), 1u);
+  EXPECT_NO_THROW(read_json(files[0]));  // re-tuned and written again
+}
+
+TEST(TuneCli, InterruptedTuningResumesFromItsCheckpoint) {
+  const auto [index, configs] = exp_shape_with_configs(3);
+  ASSERT_GE(index, 0);
+  const fs::path cache = scratch_dir("tune-resume");
+  const std::string tune = "tune --kernel exp --shape-index " + std::to_string(index) +
+                           " --strategy exhaustive --max-evals 3" + fast;
+  ASSERT_EQ(run_kbench_env(env_for(cache), tune).exit_code, 0);
+  const auto files = cache_files(cache);
+  ASSERT_EQ(files.size(), 1u);
+  // What an interrupted search leaves: the log so far, not complete, no best.
+  auto entry = read_json(files[0]);
+  entry["complete"] = false;
+  entry["best"] = nullptr;
+  entry["log"].erase(entry["log"].end() - 1);
+  std::ofstream(files[0], std::ios::trunc) << entry.dump();
+
+  const auto r = run_kbench_env(env_for(cache), tune);
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("1 configs evaluated (0 failed, 2 resumed from a checkpoint)"), std::string::npos)
+      << r.output;
+  EXPECT_EQ(read_json(files[0])["log"].size(), 3u);
+  EXPECT_TRUE(read_json(files[0])["complete"].get<bool>());
+}
+
+TEST(TuneCli, CacheModes) {
+  const auto [index, configs] = exp_shape_with_configs(2);
+  ASSERT_GE(index, 0);
+  const fs::path cache = scratch_dir("tune-modes");
+  const std::string tune =
+      "tune --kernel exp --shape-index " + std::to_string(index) + " --max-evals 2" + fast;
+  const auto no_cache = run_kbench_env(env_for(cache), tune + " --no-cache");
+  EXPECT_EQ(no_cache.exit_code, 0) << no_cache.output;
+  EXPECT_TRUE(cache_files(cache).empty()) << "--no-cache wrote a file";
+
+  ASSERT_EQ(run_kbench_env(env_for(cache), tune).exit_code, 0);
+  const auto hit = run_kbench_env(env_for(cache), tune);
+  EXPECT_NE(hit.output.find("Cache hit"), std::string::npos) << hit.output;
+  const auto forced = run_kbench_env(env_for(cache), tune + " --force-autotune");
+  EXPECT_EQ(forced.exit_code, 0) << forced.output;
+  EXPECT_NE(forced.output.find("2 configs evaluated"), std::string::npos) << forced.output;
+}
+
+TEST(TuneCli, BadTuningInputExitsTwo) {
+  const auto strategy = run_kbench("run --kernels exp --effort quick --strategy annealing --backend cpu");
+  EXPECT_EQ(strategy.exit_code, 2) << strategy.output;
+  EXPECT_NE(strategy.output.find("valid: "), std::string::npos) << strategy.output;
+  const auto effort = run_kbench("run --kernels exp --effort thorough --backend cpu");
+  EXPECT_EQ(effort.exit_code, 2) << effort.output;
+  EXPECT_NE(effort.output.find("valid: none, quick, full"), std::string::npos) << effort.output;
+  const auto modes = run_kbench("run --kernels exp --assert-cache-hit --no-cache --backend cpu");
+  EXPECT_EQ(modes.exit_code, 2) << modes.output;
+  const auto no_space = run_kbench("tune --kernel nope --backend cpu");
+  EXPECT_EQ(no_space.exit_code, 2) << no_space.output;
+  const auto neither = run_kbench("tune");
+  EXPECT_EQ(neither.exit_code, 2) << neither.output;
+}
+
+}  // namespace
+}  // namespace kbench::test
