@@ -15,7 +15,8 @@ std::string to_json_text(const config& values) {
 config parse_config_text(std::string_view json_text) {
   const nlohmann::json object = nlohmann::json::parse(json_text, nullptr, /*allow_exceptions=*/false);
   if (!object.is_object()) {
-    throw usage_error(fmt::format("config '{}' is not a JSON object of integers, e.g. {{\"BLOCK\":256}}", json_text));
+    throw usage_error(
+        fmt::format("config '{}' is not a JSON object of integers, e.g. {{\"BLOCK\":256}}", json_text));
   }
   config values;
   for (const auto& [name, value] : object.items()) {

@@ -33,7 +33,8 @@ struct measure_kernel_options {
   std::uint64_t seed = 0;
   measure_options timing;
   sync_fault fault = sync_fault::none;
-  std::optional<kbench::config> config_override;  // overrides the default config of every implementation but torch
+  std::optional<kbench::config>
+      config_override;  // overrides the default config of every implementation but torch
   std::function<void(const std::string&)> progress;  // optional: told what is being done
 };
 

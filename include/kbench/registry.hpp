@@ -58,8 +58,8 @@ bool register_kernel(kernel_definition def);
 #endif
 
 /// Defines and registers a kernel at static-initialization time; the body returns a kernel_builder.
-#define KBENCH_KERNEL(ident)                                                                        \
-  static ::kbench::kernel_builder kbench_define_##ident();                                          \
-  [[maybe_unused]] static const bool kbench_registered_##ident = ::kbench::register_kernel(         \
-      std::move(kbench_define_##ident().source_hash(KBENCH_KERNEL_SOURCE_HASH)).build());          \
+#define KBENCH_KERNEL(ident)                                                                \
+  static ::kbench::kernel_builder kbench_define_##ident();                                  \
+  [[maybe_unused]] static const bool kbench_registered_##ident = ::kbench::register_kernel( \
+      std::move(kbench_define_##ident().source_hash(KBENCH_KERNEL_SOURCE_HASH)).build());   \
   static ::kbench::kernel_builder kbench_define_##ident()
