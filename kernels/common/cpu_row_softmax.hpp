@@ -1,26 +1,35 @@
 #pragma once
 // Row softmax on the cpu backend, shared by softmax_two_pass and batch_softmax (a batch of matrices is B * M
-// rows): pass 1 keeps a running max and a running sum of exp(x - max) (rescaled when the max grows), pass 2
-// writes exp(x - max) / sum. Vectors of W floats (the ISA parameter: 4 SSE2, 8 AVX2, 16 AVX-512) with a
-// polynomial exp (~1.5 ulp, ../common/cpu_rows_simd.hpp): the build has no -ffast-math, so std::exp would not
-// be vectorized and scalar expf would dominate the time. Pass 1 takes UNROLL vectors per step, each with its
-// own sum. Not a kernel folder: it has no CMakeLists.txt, and kernels include it by relative path.
+// rows), two passes per row. Pass 1 reads x, keeps a running max m and a running sum of exp(x - m) (rescaled
+// when the max grows) and stores each e = exp(x - m) into y; pass 2 rescales y in place by exp(m - max) /
+// sum, one scalar exp per change of m. That is one vector exp per element instead of two (recomputing exp(x -
+// max) in pass 2 left the large rows compute bound, at ~1x torch, whose softmax also takes one exp per
+// element); the row (<= 16 KiB here) is still in L1/L2 for pass 2, and the extra rounding of the factor keeps
+// errors at a few ulp. Vectors of W floats (the ISA parameter: 4 SSE2, 8 AVX2, 16 AVX-512) with a polynomial
+// exp (~1.5 ulp, cpu_rows_simd.hpp): the build has no -ffast-math, so std::exp would not be vectorized and
+// scalar expf would dominate the time. Pass 1 takes UNROLL vectors per step, each with its own sum. Not a
+// kernel folder: it has no CMakeLists.txt, and kernels include it by relative path.
 
 #include "cpu_rows_simd.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <limits>
+#include <vector>
 
 namespace kbench::kernels::cpu_row_softmax {
 
 using namespace simd;  // f32v, load, store, vmax, hmax, hsum, exp
 
-// Pass 1 over one row of n floats: the max and the sum of exp(x - max). UNROLL vectors per step; the sums are
-// rescaled only when a step raises the max, which for a row of random values happens O(log n) times.
+// Pass 1 over one row of n floats: the max, the sum of exp(x - max), and e = exp(x - m) stored into y for
+// every whole vector, where m is the running max when the vector was read (step_max[v] for vector v). UNROLL
+// vectors per step; the sums are rescaled only when a step raises the max, which for a row of random values
+// happens O(log n) times. Returns how many floats of y were written (a multiple of W); the < W floats after
+// them are left to pass 2.
 template <int W, int U>
-[[gnu::always_inline]] inline void row_max_and_sum(const float* x, std::size_t n, float& max_out,
-                                                   float& sum_out) {
+[[gnu::always_inline]] inline std::size_t row_exp_and_sum(const float* x, float* y, std::size_t n,
+                                                          float* step_max, float& max_out, float& sum_out) {
   constexpr std::size_t step = std::size_t{W} * U;  // [floats]
   float m = -std::numeric_limits<float>::infinity();
   f32v<W> acc[U] = {};
@@ -32,15 +41,20 @@ template <int W, int U>
     f32v<W> top = v[0];
 #pragma GCC unroll 4
     for (int u = 1; u < U; ++u) top = vmax<W>(top, v[u]);
-    const float step_max = hmax<W>(top);
-    if (step_max > m) {
-      const float scale = std::exp(m - step_max);  // exp(-inf) = 0 on the first step, when the sums are 0
+    const float top_max = hmax<W>(top);
+    if (top_max > m) {
+      const float scale = std::exp(m - top_max);  // exp(-inf) = 0 on the first step, when the sums are 0
 #pragma GCC unroll 4
       for (int u = 0; u < U; ++u) acc[u] *= scale;
-      m = step_max;
+      m = top_max;
     }
 #pragma GCC unroll 4
-    for (int u = 0; u < U; ++u) acc[u] += simd::exp<W>(v[u] - m);
+    for (int u = 0; u < U; ++u) {
+      const f32v<W> e = simd::exp<W>(v[u] - m);
+      store<W>(y + i + std::size_t{W} * u, e);
+      acc[u] += e;
+      step_max[i / W + static_cast<std::size_t>(u)] = m;
+    }
   }
 #pragma GCC unroll 2
   for (int width = U / 2; width > 0; width /= 2) {
@@ -49,15 +63,19 @@ template <int W, int U>
   }
   for (; i + W <= n; i += W) {  // whole vectors left: the same update, one vector per step
     const f32v<W> v = load<W>(x + i);
-    const float step_max = hmax<W>(v);
-    if (step_max > m) {
-      acc[0] *= std::exp(m - step_max);
-      m = step_max;
+    const float top_max = hmax<W>(v);
+    if (top_max > m) {
+      acc[0] *= std::exp(m - top_max);
+      m = top_max;
     }
-    acc[0] += simd::exp<W>(v - m);
+    const f32v<W> e = simd::exp<W>(v - m);
+    store<W>(y + i, e);
+    acc[0] += e;
+    step_max[i / W] = m;
   }
+  const std::size_t stored = i;
   float sum = hsum<W>(acc[0]);
-  for (; i < n; ++i) {  // the tail, one element at a time with the same online update
+  for (; i < n; ++i) {  // the tail, one element at a time with the same online update (not stored)
     if (x[i] > m) {
       sum = sum * std::exp(m - x[i]) + 1.0f;
       m = x[i];
@@ -67,26 +85,39 @@ template <int W, int U>
   }
   max_out = m;
   sum_out = sum;
+  return stored;
 }
 
-// Pass 2: y = exp(x - max) * (1 / sum).
+// Pass 2: y = e * exp(m - max) / sum over the stored vectors (one scalar exp each time m changes), then
+// y = exp(x - max) / sum over the tail.
 template <int W>
-[[gnu::always_inline]] inline void row_normalize(const float* x, float* y, std::size_t n, float max,
-                                                 float sum) {
+[[gnu::always_inline]] inline void row_normalize(const float* x, float* y, std::size_t n, std::size_t stored,
+                                                 const float* step_max, float max, float sum) {
   const float inv = 1.0f / sum;
-  std::size_t i = 0;
-  for (; i + W <= n; i += W) store<W>(y + i, simd::exp<W>(load<W>(x + i) - max) * inv);
-  for (; i < n; ++i) y[i] = std::exp(x[i] - max) * inv;
+  float m = std::numeric_limits<float>::quiet_NaN();  // != every max: the first vector computes its factor
+  float factor = 0;
+  for (std::size_t i = 0; i < stored; i += W) {
+    if (!(step_max[i / W] == m)) {
+      m = step_max[i / W];
+      factor = std::exp(m - max) * inv;
+    }
+    store<W>(y + i, load<W>(y + i) * factor);
+  }
+  for (std::size_t i = stored; i < n; ++i) y[i] = std::exp(x[i] - max) * inv;
 }
 
 template <int W, int U>
 [[gnu::always_inline]] inline void softmax_rows(const float* x, float* y, std::size_t cols, std::size_t begin,
                                                 std::size_t end) {
+  // The running max of every stored vector of a row; per thread and kept, so no allocation once warm.
+  thread_local std::vector<float> step_max;
+  step_max.resize(std::max(step_max.size(), cols / W + 1));
   for (std::size_t r = begin; r < end; ++r) {
     float max = 0;
     float sum = 0;
-    row_max_and_sum<W, U>(x + r * cols, cols, max, sum);
-    row_normalize<W>(x + r * cols, y + r * cols, cols, max, sum);
+    const std::size_t stored =
+        row_exp_and_sum<W, U>(x + r * cols, y + r * cols, cols, step_max.data(), max, sum);
+    row_normalize<W>(x + r * cols, y + r * cols, cols, stored, step_max.data(), max, sum);
   }
 }
 

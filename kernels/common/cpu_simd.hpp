@@ -1,8 +1,8 @@
 #pragma once
 // Building blocks of the elementwise cpu kernels (exp, add, geglu, swiglu, low_mem_dropout), on top of the
 // ISA parameter, vector types and task loop of cpu_rows_simd.hpp: uint32 vectors, an exp over the whole
-// float range, non-temporal stores, and the elementwise driver `map`. Not a kernel folder: it has no
-// CMakeLists.txt; kernels include it by relative path.
+// float range and a cheaper clamped one, non-temporal stores, and the elementwise driver `map`. Not a kernel
+// folder: it has no CMakeLists.txt; kernels include it by relative path.
 //
 // A kernel writes its vector operation once as an always_inline lambda over W-float vectors, runs it through
 // map<W> in a template, and instantiates the template in three wrappers (none, KBENCH_TARGET_AVX2,
@@ -94,6 +94,27 @@ template <int W>
   const f32v<W> scale_a = std::bit_cast<f32v<W>>((half + 127) << 23);
   const f32v<W> scale_b = std::bit_cast<f32v<W>>((ni - half + 127) << 23);
   return exp_r * scale_a * scale_b;
+}
+
+/// exp(x) per lane for callers that only need results in the normal range, at 5 vector operations less than
+/// exp_full_range (one exponent scaling): x is clamped to [-87.3, 88.3], so results below 1.2e-38 come out as
+/// ~1.2e-38 and results above 1.9e38 as ~1.9e38 (in a * gelu(b) and b / (1 + exp(-b)) such an argument only
+/// moves the output by far less than an ulp). Same polynomial, relative error < 1e-7 in range.
+template <int W>
+[[gnu::always_inline]] inline f32v<W> exp_clamped(const f32v<W>& arg) {
+  const f32v<W> lo = f32v<W>{} - 87.3f;
+  const f32v<W> hi = f32v<W>{} + 88.3f;
+  f32v<W> x = arg < lo ? lo : arg;  // NaN compares false: kept
+  x = x > hi ? hi : x;
+  const f32v<W> n = (x * 1.44269504088896341f + 12582912.0f) - 12582912.0f;  // round(x / ln2), in [-126, 127]
+  const f32v<W> r = (x - n * 0.693359375f) - n * -2.12194440e-4f;
+  f32v<W> p = r * 1.9875691500e-4f + 1.3981999507e-3f;
+  p = p * r + 8.3334519073e-3f;
+  p = p * r + 4.1665795894e-2f;
+  p = p * r + 1.6666665459e-1f;
+  p = p * r + 5.0000001201e-1f;
+  const f32v<W> exp_r = p * r * r + r + 1.0f;
+  return exp_r * std::bit_cast<f32v<W>>((__builtin_convertvector(n, i32v<W>) + 127) << 23);
 }
 
 /// y[i] = op(x0 vector at i, x1 vector at i, first + i) for i in [0, n), W lanes at a time: the elementwise
