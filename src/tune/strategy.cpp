@@ -129,8 +129,8 @@ std::optional<config_id> strategy::nearest_unproposed(std::span<const double> ta
 }
 
 const std::vector<std::string>& strategy_names() {
-  static const std::vector<std::string> names{"bayes_opt", "exhaustive", "random", "pattern_search",
-                                              "differential_evolution"};
+  static const std::vector<std::string> names{"bayes_subspace", "bayes_opt",      "exhaustive",
+                                              "random",         "pattern_search", "differential_evolution"};
   return names;
 }
 
@@ -145,6 +145,7 @@ std::unique_ptr<strategy> make_strategy(std::string_view name, const enumerated_
   if (name == "pattern_search") return detail::make_pattern_search(space, options);
   if (name == "differential_evolution") return detail::make_differential_evolution(space, options);
   if (name == "bayes_opt") return detail::make_bayes_opt(space, options);
+  if (name == "bayes_subspace") return detail::make_bayes_subspace(space, options);
   throw usage_error(
       fmt::format("unknown strategy '{}' (valid: {})", name, fmt::join(strategy_names(), ", ")));
 }

@@ -158,8 +158,8 @@ TEST(TuneStrategies, UnknownNameListsTheValidOnes) {
     FAIL() << "expected usage_error";
   } catch (const usage_error& e) {
     EXPECT_EQ(std::string(e.what()),
-              "unknown strategy 'annealing' (valid: bayes_opt, exhaustive, random, pattern_search, "
-              "differential_evolution)");
+              "unknown strategy 'annealing' (valid: bayes_subspace, bayes_opt, exhaustive, random, "
+              "pattern_search, differential_evolution)");
   }
 }
 

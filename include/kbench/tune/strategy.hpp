@@ -5,7 +5,8 @@
 // when every valid config has been proposed, so with an unlimited budget every strategy visits the whole
 // space.
 //
-// Names (make_strategy): exhaustive, random, pattern_search, differential_evolution, bayes_opt.
+// Names (make_strategy): bayes_subspace (the default), bayes_opt, exhaustive, random, pattern_search,
+// differential_evolution.
 
 #include <kbench/tune/enumerated_space.hpp>
 #include <kbench/tune/evaluation.hpp>
@@ -79,7 +80,7 @@ class strategy {
                                                       strategy_options options);
 /// Every strategy name, the default first.
 [[nodiscard]] const std::vector<std::string>& strategy_names();
-/// The strategy `kbench run --effort quick|full` uses: bayes_opt (best on the shared recorded spaces).
+/// The strategy `kbench run --effort quick|full` uses: bayes_subspace (best on the shared recorded spaces).
 [[nodiscard]] std::string_view default_strategy_name();
 
 }  // namespace kbench::tune

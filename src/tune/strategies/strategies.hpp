@@ -16,5 +16,7 @@ namespace kbench::tune::detail {
                                                                     strategy_options options);
 [[nodiscard]] std::unique_ptr<strategy> make_bayes_opt(const enumerated_space& space,
                                                        strategy_options options);
+[[nodiscard]] std::unique_ptr<strategy> make_bayes_subspace(const enumerated_space& space,
+                                                            strategy_options options);
 
 }  // namespace kbench::tune::detail
