@@ -222,7 +222,8 @@ bench_result do_bench(const bench_target& target, const bench_options& options) 
   return result;
 }
 
-std::vector<bench_result> interleaved_bench(std::span<const bench_target> targets, int repeat, int warmup) {
+std::vector<bench_result> interleaved_bench(std::span<const bench_target> targets, int repeat, int warmup,
+                                            int calls_per_turn) {
   std::vector<bench_result> results(targets.size());
   for (std::size_t t = 0; t < targets.size(); ++t) {
     results[t].name = targets[t].name;
@@ -233,9 +234,15 @@ std::vector<bench_result> interleaved_bench(std::span<const bench_target> target
       results[t].sync_violations += synced_call(targets[t]);
     }
   }
-  for (int round = 0; round < repeat; ++round) {
+  const int turn = std::max(calls_per_turn, 1);
+  const bool rewarm = turn > 1 && targets.size() > 1;  // see the header: the first call after a switch
+  for (int done = 0; done < repeat; done += turn) {
+    const int calls = std::min(turn, repeat - done);
     for (std::size_t t = 0; t < targets.size(); ++t) {
-      results[t].samples_ms.push_back(time_one_call(targets[t], results[t].sync_violations));
+      if (rewarm) results[t].sync_violations += synced_call(targets[t]);
+      for (int c = 0; c < calls; ++c) {
+        results[t].samples_ms.push_back(time_one_call(targets[t], results[t].sync_violations));
+      }
     }
   }
   for (bench_result& r : results) {

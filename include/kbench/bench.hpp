@@ -57,8 +57,16 @@ struct bench_result {
 
 /// Round-robin over `targets` (a, b, c, a, b, c, ...) for `repeat` rounds after `warmup` rounds, so that
 /// drift in the machine hits every implementation alike. One result per target, in order.
+///
+/// With `calls_per_turn` > 1 (and more than one target) each target keeps the turn for that many timed calls
+/// (a a a b b b ...), and every turn starts with one untimed synchronized call. Why: on a host that also runs
+/// the kernels (the cpu backend), the implementation that ran before leaves its threads behind -- libgomp's
+/// threads under torch spin for milliseconds after each parallel region -- and the first call after a switch
+/// can wait a whole scheduler slice for a core (measured: a 0.12 ms rms_norm sampled at 3.7 ms for 45
+/// consecutive calls alternated with torch on 2 cores). The untimed call absorbs that; the timed ones that
+/// follow see the machine as a caller who keeps calling the same kernel does.
 [[nodiscard]] std::vector<bench_result> interleaved_bench(std::span<const bench_target> targets, int repeat,
-                                                          int warmup = 1);
+                                                          int warmup = 1, int calls_per_turn = 1);
 
 /// Evicts the host's last-level cache by writing and reading a buffer of `bytes` bytes (0 = the LLC size).
 void flush_host_cache(std::size_t bytes = 0);

@@ -17,6 +17,9 @@ namespace {
 
 /// A call slower than this [ms] switches the shape to the small fixed budget (3 samples, 1 throughput batch).
 constexpr double slow_call_ms = 1000;
+/// Timed calls per implementation before the interleaved latency switches to the next (each turn costs one
+/// more untimed call: 25% more calls for medians that no switch-over stall reaches).
+constexpr int calls_per_turn = 4;
 
 /// Why a phase failed becomes the shape's status; the first failure wins.
 struct failure {
@@ -158,7 +161,10 @@ shape_result run_shape(const kernel_definition& kernel, std::size_t shape_index,
         repeat = 1000;
         for (const auto& t : targets) repeat = std::min(repeat, compute_repeat(t, options.target_ms));
       }
-      const auto samples = interleaved_bench(targets, repeat, /*warmup=*/slow_repeat > 0 ? 0 : 2);
+      // Turns of several calls, each after an untimed one (bench.hpp: the first call after a switch from
+      // torch can wait a scheduler slice on the cpu backend); slow shapes keep one call per turn.
+      const auto samples = interleaved_bench(targets, repeat, /*warmup=*/slow_repeat > 0 ? 0 : 2,
+                                             /*calls_per_turn=*/slow_repeat > 0 ? 1 : calls_per_turn);
       for (std::size_t i = 0; i < samples.size(); ++i) {
         timed[i]->latency_ms = samples[i].samples_ms;
         if (samples[i].sync_violations > 0 && !failed) {

@@ -181,6 +181,36 @@ TEST(InterleavedBench, RunsTargetsRoundRobin) {
   }
 }
 
+TEST(InterleavedBench, TurnsOfSeveralCallsStartWithAnUntimedCall) {
+  auto sequence = std::make_shared<std::string>();
+  std::vector<bench_target> targets;
+  for (const char* name : {"a", "b"}) {
+    targets.push_back(bench_target{name,
+                                   [sequence, name] {
+                                     *sequence += name;
+                                     return call_result{};
+                                   },
+                                   {},
+                                   {}});
+  }
+  // 5 timed calls each in turns of 2: 1 warm-up round, then turns of (untimed + 2), (untimed + 2), (untimed +
+  // 1).
+  const std::vector<bench_result> results = interleaved_bench(targets, 5, 1, 2);
+  EXPECT_EQ(*sequence,
+            "ab"
+            "aaabbb"
+            "aaabbb"
+            "aabb");
+  ASSERT_EQ(results.size(), 2u);
+  for (const bench_result& r : results) EXPECT_EQ(r.samples_ms.size(), 5u);
+
+  // One target: nothing to switch from, so no untimed calls.
+  sequence->clear();
+  const std::vector<bench_result> alone = interleaved_bench(std::span(targets).first(1), 5, 0, 2);
+  EXPECT_EQ(*sequence, "aaaaa");
+  EXPECT_EQ(alone.front().samples_ms.size(), 5u);
+}
+
 TEST(InterleavedBench, ReportsViolationsPerTarget) {
   test_double::fake_async_device broken(1ms);
   broken.set_noop_wait(true);
