@@ -69,6 +69,21 @@ template <int W>
   _mm_sfence();
 }
 
+/// The shared core of the exps below: n = round(x / ln2) (out) and exp(r) for r = x - n ln2, |r| <= ln2 / 2,
+/// by Cephes' degree-7 polynomial (relative error < 1e-7). The caller clamps x and applies 2^n.
+template <int W>
+[[gnu::always_inline]] inline f32v<W> exp_reduced(const f32v<W>& x, f32v<W>& n) {
+  // round(x / ln2) by adding and subtracting 1.5 * 2^23 (the build has no -ffast-math to fold it away).
+  n = (x * 1.44269504088896341f + 12582912.0f) - 12582912.0f;
+  const f32v<W> r = (x - n * 0.693359375f) - n * -2.12194440e-4f;  // ln2 in two parts: n * ln2_hi is exact
+  f32v<W> p = r * 1.9875691500e-4f + 1.3981999507e-3f;
+  p = p * r + 8.3334519073e-3f;
+  p = p * r + 4.1665795894e-2f;
+  p = p * r + 1.6666665459e-1f;
+  p = p * r + 5.0000001201e-1f;
+  return p * r * r + r + 1.0f;
+}
+
 /// exp(x) per lane over the whole float range, Cephes' expf: x = n ln2 + r with |r| <= ln2 / 2, exp(r) by a
 /// degree-7 polynomial (relative error < 1e-7), 2^n applied as 2^(n/2) * 2^(n - n/2) so that both factors are
 /// normal floats over the clamped range [-104, 89]: the result overflows to +inf above 88.72 and underflows
@@ -80,15 +95,8 @@ template <int W>
   const f32v<W> hi = f32v<W>{} + 89.0f;
   f32v<W> x = arg < lo ? lo : arg;  // NaN compares false: kept
   x = x > hi ? hi : x;
-  // round(x / ln2) by adding and subtracting 1.5 * 2^23 (the build has no -ffast-math to fold it away).
-  const f32v<W> n = (x * 1.44269504088896341f + 12582912.0f) - 12582912.0f;
-  const f32v<W> r = (x - n * 0.693359375f) - n * -2.12194440e-4f;  // ln2 in two parts: n * ln2_hi is exact
-  f32v<W> p = r * 1.9875691500e-4f + 1.3981999507e-3f;
-  p = p * r + 8.3334519073e-3f;
-  p = p * r + 4.1665795894e-2f;
-  p = p * r + 1.6666665459e-1f;
-  p = p * r + 5.0000001201e-1f;
-  const f32v<W> exp_r = p * r * r + r + 1.0f;
+  f32v<W> n;
+  const f32v<W> exp_r = exp_reduced<W>(x, n);
   const i32v<W> ni = __builtin_convertvector(n, i32v<W>);  // in [-150, 129]
   const i32v<W> half = ni >> 1;                            // in [-75, 64]
   const f32v<W> scale_a = std::bit_cast<f32v<W>>((half + 127) << 23);
@@ -106,14 +114,8 @@ template <int W>
   const f32v<W> hi = f32v<W>{} + 88.3f;
   f32v<W> x = arg < lo ? lo : arg;  // NaN compares false: kept
   x = x > hi ? hi : x;
-  const f32v<W> n = (x * 1.44269504088896341f + 12582912.0f) - 12582912.0f;  // round(x / ln2), in [-126, 127]
-  const f32v<W> r = (x - n * 0.693359375f) - n * -2.12194440e-4f;
-  f32v<W> p = r * 1.9875691500e-4f + 1.3981999507e-3f;
-  p = p * r + 8.3334519073e-3f;
-  p = p * r + 4.1665795894e-2f;
-  p = p * r + 1.6666665459e-1f;
-  p = p * r + 5.0000001201e-1f;
-  const f32v<W> exp_r = p * r * r + r + 1.0f;
+  f32v<W> n;  // in [-126, 127]
+  const f32v<W> exp_r = exp_reduced<W>(x, n);
   return exp_r * std::bit_cast<f32v<W>>((__builtin_convertvector(n, i32v<W>) + 127) << 23);
 }
 

@@ -41,7 +41,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 #include <limits>
 #include <numbers>
 
@@ -127,7 +126,7 @@ class bayes_subspace final : public strategy {
       m_block.push_back(p.is_block_size());
     }
     const auto blocks = static_cast<std::size_t>(std::count(m_block.begin(), m_block.end(), true));
-    m_grouped = blocks > 0 && blocks < m_dims.size() && !std::getenv("ABL_NOGROUP");
+    m_grouped = blocks > 0 && blocks < m_dims.size();
     m_log_lengths.assign(m_dims.size(), std::log(prior_length));
     m_inverse_l2.assign(m_dims.size(), 1 / (prior_length * prior_length));
     const std::size_t budget = options.max_evals == 0 ? 100 : options.max_evals;
@@ -184,7 +183,6 @@ class bayes_subspace final : public strategy {
   // Which candidates the next proposal is chosen from (see the header comment).
   [[nodiscard]] subspace next_subspace() const {
     const std::size_t step = m_observed.size();
-    if (std::getenv("ABL_NOSUB")) return subspace::whole;
     const std::size_t budget = options().max_evals;
     if (budget == 0) {
       constexpr subspace rotation[] = {subspace::whole, subspace::same_blocks, subspace::whole,
@@ -377,7 +375,6 @@ class bayes_subspace final : public strategy {
     double mean = 0;
     for (std::size_t j = 0; j < n; ++j) {
       y[j] = -std::exp(fastest - (m_ok[j] ? m_log_time[j] : slowest));
-      if (std::getenv("ABL_LOG")) y[j] = m_ok[j] ? m_log_time[j] : slowest;
       mean += y[j];
     }
     mean /= static_cast<double>(n);
