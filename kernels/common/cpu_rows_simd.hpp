@@ -109,11 +109,12 @@ inline std::size_t positive(const config& values, const char* name, std::int64_t
 
 // --- scheduling ---
 
-/// Calls body(begin, end) over [0, n) in tasks of `grain` items, which the workers take one at a time from a
-/// shared counter. The pool's parallel_for gives each worker one fixed chunk, and a helper thread wakes up
-/// tens of microseconds after the call: with fixed halves the caller would finish its half and then wait
-/// (or run the other half alone). Here the caller starts at once and the helper takes whatever is left when
-/// it arrives. One task (grain >= n) runs on the caller alone, without waking anyone.
+/// Calls body(begin, end) over [0, n) in tasks of `grain` items. Worker w of the pool owns the w-th
+/// contiguous block of tasks and runs it in order, so that a kernel called again on the same buffers finds
+/// its block in the same core's cache (the pool runs chunk w on thread w, cpu thread_pool.hpp); a worker
+/// that has finished its block takes the tasks still left in the others', so a worker that was descheduled
+/// or woke up late does not hold the loop back. One task (grain >= n) runs on the caller alone, without
+/// waking anyone.
 template <class Body>
 void for_tasks(const cpu::parallel_context& ctx, std::size_t n, std::size_t grain, const Body& body) {
   grain = std::max<std::size_t>(grain, 1);
@@ -122,12 +123,21 @@ void for_tasks(const cpu::parallel_context& ctx, std::size_t n, std::size_t grai
     if (n > 0) body(std::size_t{0}, n);
     return;
   }
-  std::atomic<std::size_t> next{0};
-  const std::size_t helpers = std::min<std::size_t>(ctx.workers(), tasks);
-  ctx.parallel_for(helpers, 1, [&](std::size_t, std::size_t) {
-    for (std::size_t t = next.fetch_add(1, std::memory_order_relaxed); t < tasks;
-         t = next.fetch_add(1, std::memory_order_relaxed)) {
-      body(t * grain, std::min(n, (t + 1) * grain));
+  const std::size_t workers = std::min<std::size_t>(ctx.workers(), tasks);
+  const auto block_begin = [&](std::size_t w) { return tasks * w / workers; };
+  struct alignas(64) counter {  // one cache line each: the workers bump their own
+    std::atomic<std::size_t> next;
+  };
+  std::vector<counter> next(workers);
+  for (std::size_t w = 0; w < workers; ++w) next[w].next.store(block_begin(w), std::memory_order_relaxed);
+  ctx.parallel_for(workers, 1, [&](std::size_t first, std::size_t) {
+    for (std::size_t k = 0; k < workers; ++k) {
+      const std::size_t w = (first + k) % workers;  // its own block first, then the others'
+      const std::size_t end = block_begin(w + 1);
+      for (std::size_t t = next[w].next.fetch_add(1, std::memory_order_relaxed); t < end;
+           t = next[w].next.fetch_add(1, std::memory_order_relaxed)) {
+        body(t * grain, std::min(n, (t + 1) * grain));
+      }
     }
   });
 }

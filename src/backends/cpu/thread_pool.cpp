@@ -1,11 +1,19 @@
 #include "backends/cpu/thread_pool.hpp"
 
 #include <algorithm>
+#include <chrono>
 
 namespace kbench::cpu {
 
+namespace {
+/// [us] how long an idle helper polls for the next loop before blocking (the stream's dispatcher polls as
+/// long for the next launch).
+constexpr auto helper_spin = std::chrono::microseconds(50);
+}  // namespace
+
 thread_pool::thread_pool(unsigned workers) {
   if (workers == 0) workers = std::max(1U, std::thread::hardware_concurrency());
+  m_claimed.resize(workers);
   for (unsigned i = 1; i < workers; ++i) {
     m_threads.emplace_back([this, i] { worker_loop(i); });
   }
@@ -15,9 +23,29 @@ thread_pool::~thread_pool() {
   {
     std::lock_guard lock(m_mutex);
     m_stopping = true;
+    m_generation.fetch_add(1, std::memory_order_release);
   }
   m_work_ready.notify_all();
   for (auto& t : m_threads) t.join();
+}
+
+bool thread_pool::run_chunk_if_unclaimed(std::size_t c, std::exception_ptr& error) {
+  std::unique_lock lock(m_mutex);
+  if (m_body == nullptr || c >= m_chunks || m_claimed[c] != 0) return false;
+  m_claimed[c] = 1;
+  const auto* body = m_body;
+  const std::size_t begin = c * m_chunk_size;
+  const std::size_t end = std::min(m_n, (c + 1) * m_chunk_size);
+  lock.unlock();
+  try {
+    (*body)(begin, end);
+  } catch (...) {
+    error = std::current_exception();
+  }
+  lock.lock();
+  if (error && !m_error) m_error = error;
+  if (--m_pending_chunks == 0) m_work_done.notify_all();
+  return true;
 }
 
 void thread_pool::parallel_for(std::size_t n, std::size_t grain,
@@ -37,34 +65,21 @@ void thread_pool::parallel_for(std::size_t n, std::size_t grain,
     m_n = n;
     m_chunk_size = chunk_size;
     m_chunks = chunks;
-    m_next_chunk = 1;  // chunk 0 is the caller's
+    std::fill(m_claimed.begin(), m_claimed.end(), 0);
     m_pending_chunks = chunks;
     m_error = nullptr;
-    ++m_generation;
+    m_generation.fetch_add(1, std::memory_order_release);
   }
   m_work_ready.notify_all();
 
+  // The caller's own chunk, then any chunk whose helper has not started it yet.
   std::exception_ptr caller_error;
-  try {
-    body(0, std::min(n, chunk_size));
-  } catch (...) {
-    caller_error = std::current_exception();
+  for (std::size_t c = 0; c < chunks; ++c) {
+    std::exception_ptr error;
+    if (run_chunk_if_unclaimed(c, error) && error && !caller_error) caller_error = error;
   }
 
   std::unique_lock lock(m_mutex);
-  // The caller also takes chunks no helper has claimed yet (fewer helpers than chunks, or slow wake-ups).
-  while (m_next_chunk < m_chunks) {
-    const std::size_t c = m_next_chunk++;
-    lock.unlock();
-    try {
-      body(c * chunk_size, std::min(n, (c + 1) * chunk_size));
-    } catch (...) {
-      if (!caller_error) caller_error = std::current_exception();
-    }
-    lock.lock();
-    --m_pending_chunks;
-  }
-  --m_pending_chunks;  // chunk 0
   m_work_done.wait(lock, [this] { return m_pending_chunks == 0; });
   m_body = nullptr;
   const std::exception_ptr error = caller_error ? caller_error : m_error;
@@ -72,30 +87,24 @@ void thread_pool::parallel_for(std::size_t n, std::size_t grain,
   if (error) std::rethrow_exception(error);
 }
 
-void thread_pool::worker_loop(unsigned /*index*/) {
+void thread_pool::worker_loop(unsigned index) {
   std::uint64_t seen_generation = 0;
-  std::unique_lock lock(m_mutex);
   while (true) {
-    m_work_ready.wait(lock,
-                      [&] { return m_stopping || (m_generation != seen_generation && m_body != nullptr); });
-    if (m_stopping) return;
-    seen_generation = m_generation;
-    while (m_body != nullptr && m_next_chunk < m_chunks) {
-      const std::size_t c = m_next_chunk++;
-      const auto* body = m_body;
-      const std::size_t begin = c * m_chunk_size;
-      const std::size_t end = std::min(m_n, (c + 1) * m_chunk_size);
-      lock.unlock();
-      std::exception_ptr error;
-      try {
-        (*body)(begin, end);
-      } catch (...) {
-        error = std::current_exception();
-      }
-      lock.lock();
-      if (error && !m_error) m_error = error;
-      if (--m_pending_chunks == 0) m_work_done.notify_all();
+    const auto spin_until = std::chrono::steady_clock::now() + helper_spin;
+    while (m_generation.load(std::memory_order_acquire) == seen_generation &&
+           std::chrono::steady_clock::now() < spin_until) {
+      std::this_thread::yield();
     }
+    {
+      std::unique_lock lock(m_mutex);
+      m_work_ready.wait(lock, [&] {
+        return m_stopping || m_generation.load(std::memory_order_relaxed) != seen_generation;
+      });
+      if (m_stopping) return;
+      seen_generation = m_generation.load(std::memory_order_relaxed);
+    }
+    std::exception_ptr error;
+    run_chunk_if_unclaimed(index, error);
   }
 }
 

@@ -1,9 +1,18 @@
 #pragma once
 // A fixed pool of worker threads that runs one parallel loop at a time: the cpu backend's "device cores".
 // The thread calling parallel_for takes part in the loop, so a pool of W workers runs W - 1 extra threads.
+//
+// Chunk c of a loop belongs to thread c (the caller runs chunk 0), so that a kernel called again and again
+// on the same buffers finds its part of them in the same core's L2, as OpenMP's static schedule does for
+// torch. A chunk whose thread has not started it by the time the caller finished its own is run by the
+// caller instead (a helper that was descheduled does not stall the loop). Helpers poll for new work for a
+// short while before blocking, like the stream's dispatcher: the wake-up of a blocked thread costs tens of
+// microseconds on this VM, more than a small kernel.
 
+#include <atomic>
 #include <condition_variable>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <mutex>
 #include <thread>
@@ -20,8 +29,9 @@ class thread_pool {
   thread_pool& operator=(const thread_pool&) = delete;
 
   /// Splits [0, n) into at most workers() contiguous chunks of at least `grain` items and calls
-  /// body(begin, end) on each, the caller running the first. Returns when every chunk is done; rethrows the
-  /// first exception a chunk threw. Not reentrant: one loop at a time (the cpu stream has one dispatcher).
+  /// body(begin, end) on each, chunk c on thread c when it is ready in time (see above). Returns when every
+  /// chunk is done; rethrows the first exception a chunk threw. Not reentrant: one loop at a time (the cpu
+  /// stream has one dispatcher).
   void parallel_for(std::size_t n, std::size_t grain,
                     const std::function<void(std::size_t, std::size_t)>& body);
 
@@ -29,6 +39,8 @@ class thread_pool {
 
  private:
   void worker_loop(unsigned index);
+  /// Runs chunk c if nobody has claimed it yet; false if someone had.
+  bool run_chunk_if_unclaimed(std::size_t c, std::exception_ptr& error);
 
   std::vector<std::thread> m_threads;
   std::mutex m_mutex;
@@ -39,9 +51,9 @@ class thread_pool {
   std::size_t m_n = 0;
   std::size_t m_chunk_size = 0;
   std::size_t m_chunks = 0;
-  std::size_t m_next_chunk = 0;      // next chunk a helper thread may take
-  std::size_t m_pending_chunks = 0;  // chunks not yet finished
-  std::uint64_t m_generation = 0;    // bumped per loop so helpers know new work arrived
+  std::vector<char> m_claimed;                 // per chunk: taken by some thread (under m_mutex)
+  std::size_t m_pending_chunks = 0;            // chunks not yet finished
+  std::atomic<std::uint64_t> m_generation{0};  // bumped per loop so helpers know new work arrived
   std::exception_ptr m_error;
   bool m_stopping = false;
 };
