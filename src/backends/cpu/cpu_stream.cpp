@@ -79,6 +79,7 @@ void cpu_stream::synchronize() {
 }
 
 void cpu_stream::dispatch_loop() {
+  thread_pool::bind_current_thread(0);  // it runs chunk 0 of every parallel loop
   const parallel_context context(m_pool);
   std::unique_lock lock(m_mutex);
   while (true) {
