@@ -64,6 +64,8 @@ int worker(const worker_command& command) {
     request.seed = command.seed;
     request.phase = runner::parse_trial_phase(command.phase);
     request.target_ms = command.target_ms;
+    request.incumbent_ms = command.incumbent_ms;
+    request.retime_within = command.retime_within;
     for (const auto& text : command.configs) request.configs.push_back(parse_config_text(text));
     const auto outcomes = runner::run_trial(kernel, static_cast<std::size_t>(command.shape_index), request);
     fmt::print("\n{}\n", nlohmann::json(outcomes).dump());

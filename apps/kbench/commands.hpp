@@ -60,6 +60,8 @@ struct worker_command {
   double target_ms = 100;
   std::string phase;                 // compile|time|retime: a tuning trial (config_trial.hpp); empty: a shape
   std::vector<std::string> configs;  // JSON objects; a shape takes at most one
+  double incumbent_ms = 0;           // [ms] time trial: the second config's (the incumbent's) best time
+  double retime_within = 1.5;        // [ratio] time trial: re-time against the incumbent within this
 };
 int worker(const worker_command& command);
 

@@ -100,6 +100,8 @@ int main(int argc, char** argv) {
   worker->add_option("--target-ms", w.target_ms);
   worker->add_option("--phase", w.phase);
   worker->add_option("--config", w.configs);
+  worker->add_option("--incumbent-ms", w.incumbent_ms);
+  worker->add_option("--retime-within", w.retime_within);
 
   kbench::cli::calibrate_command c;
   auto* calibrate =

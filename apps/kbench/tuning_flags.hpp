@@ -23,6 +23,7 @@ struct tuning_flags {
   bool no_cache = false;
   double config_timeout_s = 60;  // [s]
   double tune_target_ms = 50;    // [ms]
+  double retime_within = 1.5;    // [ratio to the best so far]
 };
 
 /// `with_search_flags` false leaves out --strategy and --max-evals (`kbench tune` has its own).
@@ -45,6 +46,9 @@ inline void add_tuning_flags(CLI::App& app, tuning_flags& flags, bool with_searc
                  "Seconds one config may take to build, check and time")
       ->capture_default_str();
   app.add_option("--tune-target-ms", flags.tune_target_ms, "Time each config's timed calls fill [ms]")
+      ->capture_default_str();
+  app.add_option("--retime-within", flags.retime_within,
+                 "A config timed within this ratio of the best so far is timed again, interleaved with it")
       ->capture_default_str();
 }
 
@@ -78,6 +82,8 @@ inline runner::tuning_options tuning_options_from(const tuning_flags& flags, con
                                          : runner::cache_mode::read_write;
   if (!(flags.config_timeout_s > 0)) throw usage_error("--config-timeout must be positive");
   options.trial_timeout_s = flags.config_timeout_s;
+  if (!(flags.retime_within > 0)) throw usage_error("--retime-within must be positive");
+  options.retime_within = flags.retime_within;
   options.compile_timeout_s = flags.config_timeout_s;
   options.target_ms = flags.tune_target_ms;
   return options;

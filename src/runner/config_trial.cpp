@@ -75,6 +75,7 @@ void to_json(json& j, const trial_outcome& t) {
   j = {{"config", json::parse(to_json_text(t.values))},
        {"status", std::string(tune::to_string(t.status))},
        {"time_ms", t.time_ms},
+       {"retime_ms", t.retime_ms},
        {"samples", t.samples},
        {"build_s", t.build_s},
        {"message", t.message}};
@@ -84,6 +85,7 @@ void from_json(const json& j, trial_outcome& t) {
   t.values = parse_config_text(j.at("config").dump());
   t.status = tune::parse_eval_status(j.at("status").get<std::string>());
   t.time_ms = j.at("time_ms").get<double>();
+  t.retime_ms = j.value("retime_ms", 0.0);
   t.samples = j.at("samples").get<std::size_t>();
   t.build_s = j.at("build_s").get<double>();
   t.message = j.at("message").get<std::string>();
@@ -101,6 +103,9 @@ std::vector<trial_outcome> run_trial(const kernel_definition& kernel, std::size_
         fmt::format("kernel '{}' has no {} implementation", kernel.name, to_string(request.backend)));
   }
   if (request.configs.empty()) throw usage_error("a trial needs at least one --config");
+  if (request.phase == trial_phase::time && request.configs.size() > 2) {
+    throw usage_error("a time trial takes one --config, or two: the candidate and the incumbent");
+  }
   const shape& s = kernel.shapes[shape_index];
   const device_ptr device = open_device(request.backend);
   const std::vector<host_tensor> inputs = kernel.make_inputs(s, request.seed);
@@ -142,38 +147,50 @@ std::vector<trial_outcome> run_trial(const kernel_definition& kernel, std::size_
   }
   if (request.phase == trial_phase::compile) return outcomes;
 
-  // Time what passed: alone (time), or interleaved at one repeat count (retime).
-  std::vector<std::size_t> timed;
-  std::vector<bench_target> targets;
-  for (std::size_t i = 0; i < bound.size(); ++i) {
-    if (!bound[i]) continue;
-    timed.push_back(i);
-    targets.push_back(bound[i]->target());
-  }
-  if (targets.empty()) return outcomes;
-  try {
-    int repeat = 1000;  // the slowest config sets the count, so that every config fits the budget
-    for (const bench_target& t : targets)
-      repeat = std::min(repeat, compute_repeat(t, request.target_ms, 5, 1000));
-    const std::vector<bench_result> results = interleaved_bench(targets, repeat, /*warmup=*/2);
-    for (std::size_t k = 0; k < timed.size(); ++k) {
-      trial_outcome& out = outcomes[timed[k]];
-      const bench_result& r = results[k];
-      if (r.sync_violations > 0) {
-        out.status = eval_status::runtime_error;
-        out.message =
-            fmt::format("{} waits returned before the work finished: timing invalid", r.sync_violations);
-        continue;
+  // Times the bound configs `which` interleaved at one repeat count (one config: alone) and stores each
+  // median in `field`; a broken sync or an exception becomes the config's status.
+  const auto time_together = [&](const std::vector<std::size_t>& which, double trial_outcome::*field) {
+    std::vector<bench_target> targets;
+    for (std::size_t i : which) targets.push_back(bound[i]->target());
+    try {
+      int repeat = 1000;  // the slowest config sets the count, so that every config fits the budget
+      for (const bench_target& t : targets)
+        repeat = std::min(repeat, compute_repeat(t, request.target_ms, 5, 1000));
+      const std::vector<bench_result> results = interleaved_bench(targets, repeat, /*warmup=*/2);
+      for (std::size_t k = 0; k < which.size(); ++k) {
+        trial_outcome& out = outcomes[which[k]];
+        const bench_result& r = results[k];
+        if (r.sync_violations > 0) {
+          out.status = eval_status::runtime_error;
+          out.message =
+              fmt::format("{} waits returned before the work finished: timing invalid", r.sync_violations);
+          continue;
+        }
+        out.*field = r.stats.median;
+        out.samples += r.samples_ms.size();
       }
-      out.time_ms = r.stats.median;
-      out.samples = r.samples_ms.size();
+    } catch (const std::exception& e) {
+      for (std::size_t i : which) {
+        outcomes[i].status = eval_status::runtime_error;
+        outcomes[i].message = e.what();
+      }
     }
-  } catch (const std::exception& e) {
-    for (std::size_t i : timed) {
-      outcomes[i].status = eval_status::runtime_error;
-      outcomes[i].message = e.what();
+  };
+
+  if (request.phase == trial_phase::retime) {
+    std::vector<std::size_t> passed;
+    for (std::size_t i = 0; i < bound.size(); ++i) {
+      if (bound[i]) passed.push_back(i);
     }
+    if (!passed.empty()) time_together(passed, &trial_outcome::time_ms);
+    return outcomes;
   }
+  // time: the candidate alone; then, if it came within retime_within of the incumbent, both interleaved.
+  if (!bound[0]) return outcomes;
+  time_together({0}, &trial_outcome::time_ms);
+  const bool near_the_best = outcomes[0].status == eval_status::ok && request.incumbent_ms > 0 &&
+                             outcomes[0].time_ms <= request.retime_within * request.incumbent_ms;
+  if (bound.size() == 2 && bound[1] && near_the_best) time_together({0, 1}, &trial_outcome::retime_ms);
   return outcomes;
 }
 

@@ -42,7 +42,7 @@ std::string tail(const std::string& text, std::size_t max_chars = 400) {
 /// `kbench worker` arguments of one trial (after the executable path).
 std::vector<std::string> trial_arguments(const kernel_definition& kernel, std::size_t shape_index,
                                          const tuning_options& options, trial_phase phase,
-                                         const std::vector<config>& configs) {
+                                         const std::vector<config>& configs, double incumbent_ms) {
   std::vector<std::string> args{"worker",
                                 "--kernel",
                                 kernel.name,
@@ -57,14 +57,20 @@ std::vector<std::string> trial_arguments(const kernel_definition& kernel, std::s
                                 "--target-ms",
                                 fmt::format("{}", options.target_ms)};
   for (const config& c : configs) args.insert(args.end(), {"--config", to_json_text(c)});
+  if (incumbent_ms > 0) {
+    args.insert(args.end(), {"--incumbent-ms", fmt::format("{}", incumbent_ms), "--retime-within",
+                             fmt::format("{}", options.retime_within)});
+  }
   return args;
 }
 
 /// Runs one trial in a fresh worker. A worker that dies, hangs or prints garbage gives every one of its
-/// configs the matching status; this never throws for a worker's failure.
+/// configs the matching status; this never throws for a worker's failure. `incumbent_ms` > 0: a time trial
+/// of (candidate, incumbent), see config_trial.hpp.
 std::vector<trial_outcome> run_trial_worker(const kernel_definition& kernel, std::size_t shape_index,
                                             const tuning_options& options, trial_phase phase,
-                                            const std::vector<config>& configs, double timeout_s) {
+                                            const std::vector<config>& configs, double timeout_s,
+                                            double incumbent_ms = 0) {
   std::vector<trial_outcome> failed(configs.size());
   for (std::size_t i = 0; i < configs.size(); ++i) failed[i].values = configs[i];
   const auto fail_all = [&](eval_status status, const std::string& why) {
@@ -75,7 +81,9 @@ std::vector<trial_outcome> run_trial_worker(const kernel_definition& kernel, std
     return failed;
   };
   std::vector<std::string> argv{self_executable()};
-  for (auto& a : trial_arguments(kernel, shape_index, options, phase, configs)) argv.push_back(std::move(a));
+  for (auto& a : trial_arguments(kernel, shape_index, options, phase, configs, incumbent_ms)) {
+    argv.push_back(std::move(a));
+  }
   worker_outcome outcome;
   try {
     outcome = run_worker(argv, timeout_s);
@@ -114,8 +122,15 @@ logged_evaluation to_logged(const trial_outcome& t) {
   l.values = t.values;
   l.status = t.status;
   l.time_ms = t.status == eval_status::ok ? t.time_ms : 0;
+  l.retime_ms = t.status == eval_status::ok ? t.retime_ms : 0;
   l.message = t.message;
   return l;
+}
+
+/// [ms] the time the search compares an ok config by: its latest interleaved time against the best so far
+/// when it has one, else its time alone.
+double compared_ms(const logged_evaluation& l) {
+  return l.retime_ms > 0 ? l.retime_ms : l.time_ms;
 }
 
 /// Writes checkpoints and the final entry; an unwritable cache becomes one warning, not a failed run.
@@ -235,6 +250,10 @@ tuning_outcome choose_config(const kernel_definition& kernel, std::size_t shape_
   const std::size_t batch_size =
       compiles ? (options.parallel_compiles ? options.parallel_compiles : cores) : 1;
   const std::size_t max_evals = options.budget.max_evals;
+  // The best so far (an index into entry.log) and its compared_ms. A config timed within retime_within of
+  // it is timed again interleaved with it in the same worker, and replaces it only if faster there.
+  std::optional<std::size_t> incumbent;
+  double incumbent_ms = 0;
   for (;;) {
     if (max_evals != 0 && entry.log.size() >= max_evals) break;
     if (options.budget.time_budget_s > 0 && seconds_since(started) >= options.budget.time_budget_s) break;
@@ -271,9 +290,21 @@ tuning_outcome choose_config(const kernel_definition& kernel, std::size_t shape_
         if (compiled[i] && compiled[i]->status != eval_status::ok) {
           result = to_logged(*compiled[i]);
         } else {
-          result = to_logged(run_trial_worker(kernel, shape_index, options, trial_phase::time, {configs[i]},
-                                              options.trial_timeout_s)
-                                 .front());
+          std::vector<config> timed{configs[i]};
+          if (incumbent) timed.push_back(entry.log[*incumbent].values);
+          const auto outcomes = run_trial_worker(kernel, shape_index, options, trial_phase::time, timed,
+                                                 options.trial_timeout_s * static_cast<double>(timed.size()),
+                                                 incumbent ? incumbent_ms : 0);
+          result = to_logged(outcomes.front());
+          if (result.retime_ms > 0) {
+            const trial_outcome& best = outcomes.back();
+            if (best.status == eval_status::ok && best.retime_ms > 0) {
+              entry.log[*incumbent].retime_ms = incumbent_ms = best.retime_ms;
+            } else {
+              tell(fmt::format("  the best so far failed its re-check ({}: {}); it stays the best",
+                               tune::to_string(best.status), best.message));
+            }
+          }
         }
         ++outcome.evaluations;
         if (result.status != eval_status::ok) ++outcome.failed;
@@ -283,33 +314,44 @@ tuning_outcome choose_config(const kernel_definition& kernel, std::size_t shape_
       e.status = result.status;
       if (result.status == eval_status::ok) e.time_ms = result.time_ms;
       search->tell(e);
-      tell(result.status == eval_status::ok
-               ? fmt::format("  config {:>3} {} {:.4f} ms", entry.log.size() + 1, to_json_text(result.values),
-                             result.time_ms)
-               : fmt::format("  config {:>3} {} {}: {}", entry.log.size() + 1, to_json_text(result.values),
-                             tune::to_string(result.status), result.message));
+      std::string line =
+          result.status == eval_status::ok
+              ? fmt::format("  config {:>3} {} {:.4f} ms", entry.log.size() + 1, to_json_text(result.values),
+                            result.time_ms)
+              : fmt::format("  config {:>3} {} {}: {}", entry.log.size() + 1, to_json_text(result.values),
+                            tune::to_string(result.status), result.message);
+      if (result.retime_ms > 0) {
+        line += fmt::format(" (interleaved with the best so far: {:.4f} vs {:.4f} ms)", result.retime_ms,
+                            incumbent_ms);
+      }
+      tell(line);
+      if (result.status == eval_status::ok && (!incumbent || compared_ms(result) < incumbent_ms)) {
+        incumbent = entry.log.size();
+        incumbent_ms = compared_ms(result);
+      }
       entry.log.push_back(std::move(result));
       entry.tuning_s = (checkpoint ? checkpoint->tuning_s : 0) + seconds_since(started);
       writer.write(entry);
     }
   }
 
-  // The final pick: the configs near the best, re-timed interleaved in one worker.
+  // The final pick: the best so far and the configs nearest to it, re-timed interleaved in one worker.
   std::vector<const logged_evaluation*> ok;
-  for (const auto& l : entry.log) {
-    if (l.status == eval_status::ok) ok.push_back(&l);
+  for (std::size_t i = 0; i < entry.log.size(); ++i) {
+    if (entry.log[i].status == eval_status::ok && i != incumbent) ok.push_back(&entry.log[i]);
   }
-  std::sort(ok.begin(), ok.end(), [](const auto* a, const auto* b) { return a->time_ms < b->time_ms; });
-  if (ok.empty()) {
+  std::sort(ok.begin(), ok.end(),
+            [](const auto* a, const auto* b) { return compared_ms(*a) < compared_ms(*b); });
+  if (!incumbent) {
     outcome.source = config_source::no_valid_config;
     outcome.chosen = impl->default_config;
   } else {
     outcome.source = config_source::tuned;
-    outcome.chosen = ok.front()->values;
-    outcome.best_time_ms = ok.front()->time_ms;
-    std::vector<config> candidates;
+    outcome.chosen = entry.log[*incumbent].values;
+    outcome.best_time_ms = incumbent_ms;
+    std::vector<config> candidates{outcome.chosen};
     for (const auto* l : ok) {
-      if (candidates.size() >= options.retime_top || l->time_ms > options.retime_within * ok.front()->time_ms)
+      if (candidates.size() >= options.retime_top || compared_ms(*l) > options.retime_within * incumbent_ms)
         break;
       candidates.push_back(l->values);
     }
@@ -333,7 +375,7 @@ tuning_outcome choose_config(const kernel_definition& kernel, std::size_t shape_
   }
   outcome.tuning_s = seconds_since(started);
   entry.complete = true;
-  if (!ok.empty()) entry.best = outcome.chosen;
+  if (incumbent) entry.best = outcome.chosen;
   entry.best_time_ms = outcome.best_time_ms;
   entry.tuning_s = (checkpoint ? checkpoint->tuning_s : 0) + outcome.tuning_s;
   writer.write(entry);

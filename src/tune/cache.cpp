@@ -118,6 +118,7 @@ void to_json(json& j, const cache_entry& e) {
     json item = {{"config", json::parse(to_json_text(l.values))},
                  {"status", std::string(to_string(l.status))}};
     if (l.status == eval_status::ok) item["time_ms"] = l.time_ms;
+    if (l.retime_ms > 0) item["retime_ms"] = l.retime_ms;
     if (!l.message.empty()) item["message"] = l.message;
     log.push_back(std::move(item));
   }
@@ -152,6 +153,7 @@ void from_json(const json& j, cache_entry& e) {
     l.values = parse_config_text(item.at("config").dump());
     l.status = parse_eval_status(item.at("status").get<std::string>());
     if (l.status == eval_status::ok) l.time_ms = item.at("time_ms").get<double>();
+    l.retime_ms = item.value("retime_ms", 0.0);
     if (item.contains("message")) l.message = item.at("message").get<std::string>();
     e.log.push_back(std::move(l));
   }

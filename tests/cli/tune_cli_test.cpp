@@ -215,6 +215,70 @@ TEST(TuneCli, CacheModes) {
   EXPECT_NE(forced.output.find("2 configs evaluated"), std::string::npos) << forced.output;
 }
 
+/// The JSON line a `kbench worker` trial prints last.
+nlohmann::json trial_output(const std::string& output) {
+  const auto lines = lines_of(output);
+  return lines.empty() ? nlohmann::json() : nlohmann::json::parse(lines.back());
+}
+
+TEST(TuneCli, ATimeTrialReTimesTheCandidateAgainstTheIncumbentOnlyWhenItIsNear) {
+  const auto [index, configs] = exp_shape_with_configs(2);
+  ASSERT_GE(index, 0);
+  const std::string trial = "worker --kernel exp --backend cpu --phase time --target-ms 5 --shape-index " +
+                            std::to_string(index) + " --config '" + configs[0] + "' --config '" + configs[1] +
+                            "' --retime-within 1.5 --incumbent-ms ";
+  // An incumbent known at 1e9 ms: any candidate is near it, so both are timed again, interleaved.
+  const auto near = run_kbench(trial + "1e9");
+  ASSERT_EQ(near.exit_code, 0) << near.output;
+  const auto n = trial_output(near.output);
+  ASSERT_EQ(n.size(), 2u) << near.output;
+  for (const auto& outcome : n) {
+    EXPECT_EQ(outcome["status"], "ok") << outcome;
+    EXPECT_GT(outcome["retime_ms"].get<double>(), 0) << outcome;
+  }
+  EXPECT_GT(n[0]["time_ms"].get<double>(), 0);
+  // An incumbent at 1e-9 ms: no candidate comes within 1.5x, so nothing is re-timed and the incumbent is
+  // not even timed.
+  const auto far = run_kbench(trial + "1e-9");
+  ASSERT_EQ(far.exit_code, 0) << far.output;
+  const auto f = trial_output(far.output);
+  ASSERT_EQ(f.size(), 2u) << far.output;
+  EXPECT_GT(f[0]["time_ms"].get<double>(), 0);
+  EXPECT_EQ(f[0]["retime_ms"].get<double>(), 0);
+  EXPECT_EQ(f[1]["samples"].get<std::size_t>(), 0u);
+  // Three configs is not a time trial.
+  const auto three = run_kbench(trial + "1 --config '" + configs[0] + "'");
+  EXPECT_EQ(three.exit_code, 2) << three.output;
+}
+
+TEST(TuneCli, WithAWideRetimeWindowEveryLaterConfigIsReTimedAgainstTheBestSoFar) {
+  const auto [index, configs] = exp_shape_with_configs(4);
+  ASSERT_GE(index, 0);
+  const fs::path cache = scratch_dir("tune-retime");
+  const auto r =
+      run_kbench_env(env_for(cache), "tune --kernel exp --shape-index " + std::to_string(index) +
+                                         " --strategy exhaustive --max-evals 4 --retime-within 1e9" + fast);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto entry = read_json(cache_files(cache).at(0));
+  ASSERT_EQ(entry["log"].size(), 4u);
+  for (std::size_t i = 0; i < 4; ++i) {
+    const auto& l = entry["log"][i];
+    ASSERT_EQ(l["status"], "ok") << l;
+    // Config 1 has no best to be compared with when it is timed, but as the first best it is re-timed
+    // with config 2; every later one is within 1e9x of the best.
+    EXPECT_GT(l.value("retime_ms", 0.0), 0) << "config " << i + 1 << ": " << l;
+  }
+  std::size_t lines = 0;
+  for (std::size_t at = r.output.find("interleaved with the best so far"); at != std::string::npos;
+       at = r.output.find("interleaved with the best so far", at + 1)) {
+    ++lines;
+  }
+  EXPECT_EQ(lines, 3u) << r.output;
+  const auto bad = run_kbench_env(env_for(cache), "tune --kernel exp --shape-index " + std::to_string(index) +
+                                                      " --retime-within 0" + fast);
+  EXPECT_EQ(bad.exit_code, 2) << bad.output;
+}
+
 TEST(TuneCli, BadTuningInputExitsTwo) {
   const auto strategy = run_kbench("run --kernels exp --effort quick --strategy annealing --backend cpu");
   EXPECT_EQ(strategy.exit_code, 2) << strategy.output;

@@ -50,7 +50,7 @@ cache_entry sample_entry(const cache_key& key, int variant = 0) {
   entry.best = config{{"WG", 64}, {"VEC", 4}};
   entry.best_time_ms = 0.125;
   entry.tuning_s = 12.5;
-  entry.log.push_back({{{"WG", 64}, {"VEC", 4}}, eval_status::ok, 0.125, ""});
+  entry.log.push_back({{{"WG", 64}, {"VEC", 4}}, eval_status::ok, 0.125, "", 0.121});
   entry.log.push_back(
       {{{"WG", 1024}, {"VEC", 8}}, eval_status::compile_error, 0, "CL_BUILD_PROGRAM_FAILURE"});
   entry.log.push_back({{{"WG", 32}, {"VEC", 1}}, eval_status::timeout, 0, "killed after 60 s"});
@@ -88,6 +88,9 @@ TEST(TuneCache, RoundTripKeepsEveryField) {
   EXPECT_EQ(found.entry->best, written.best);
   EXPECT_DOUBLE_EQ(found.entry->best_time_ms, 0.125);
   ASSERT_EQ(found.entry->log.size(), 3u);
+  EXPECT_DOUBLE_EQ(found.entry->log[0].time_ms, 0.125);
+  EXPECT_DOUBLE_EQ(found.entry->log[0].retime_ms, 0.121);
+  EXPECT_DOUBLE_EQ(found.entry->log[1].retime_ms, 0) << "never re-timed";
   EXPECT_EQ(found.entry->log[1].status, eval_status::compile_error);
   EXPECT_EQ(found.entry->log[1].message, "CL_BUILD_PROGRAM_FAILURE");
   EXPECT_EQ(found.entry->log[2].status, eval_status::timeout);

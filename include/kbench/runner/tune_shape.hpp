@@ -5,10 +5,14 @@
 // The search asks the strategy for a batch of configs (one per core on compiled backends, one on the cpu
 // backend, which has nothing to compile), compiles the batch in parallel workers with a compile timeout,
 // then times each config alone in its own worker with a per-config timeout (correctness checked first). A
-// worker that dies on a signal marks its config runtime_error, one that outlives its timeout is killed and
-// marks it timeout; the search goes on. Every evaluation is checkpointed to the cache entry, so an
-// interrupted tuning resumes where it stopped. At the end the configs within 1.5x of the best (at most
-// `retime_top`) are re-timed interleaved in one worker and the fastest there wins.
+// config that comes within `retime_within` (1.5x) of the best so far is timed again in the same worker,
+// interleaved with that best (a b a b ...): it becomes the best only if it is faster there, so a config
+// timed alone during a quiet moment of the machine does not win by luck. The strategy is told every
+// config's time alone (one protocol for all). A worker that dies on a signal marks its config
+// runtime_error, one that outlives its timeout is killed and marks it timeout; the search goes on. Every
+// evaluation is checkpointed to the cache entry, so an interrupted tuning resumes where it stopped. At the
+// end the best and the configs nearest to it within 1.5x (at most `retime_top` in all) are re-timed
+// interleaved in one worker and the fastest there wins.
 
 #include <kbench/config.hpp>
 #include <kbench/device.hpp>
@@ -41,7 +45,7 @@ struct tuning_options {
   unsigned parallel_compiles = 0;  // workers compiling at once; 0: one per core
   double target_ms = 50;           // [ms] the time each config's timed calls fill
   std::size_t retime_top = 5;      // configs re-timed interleaved at the end
-  double retime_within = 1.5;      // [ratio to the best] re-timing candidates
+  double retime_within = 1.5;      // [ratio to the best so far] configs re-timed against it
   std::function<void(const std::string&)> progress;  // told what happens, one line at a time
 };
 

@@ -47,8 +47,9 @@ struct cache_key {
 struct logged_evaluation {
   config values;
   eval_status status = eval_status::ok;
-  double time_ms = 0;   // [ms] median synchronized wall latency; 0 unless status is ok
-  std::string message;  // why it failed, empty when ok
+  double time_ms = 0;    // [ms] median synchronized wall latency, timed alone; 0 unless status is ok
+  std::string message;   // why it failed, empty when ok
+  double retime_ms = 0;  // [ms] its latest time interleaved with the search's best so far; 0: never re-timed
 };
 
 struct cache_entry {
