@@ -17,9 +17,14 @@ namespace {
 
 /// A call slower than this [ms] switches the shape to the small fixed budget (3 samples, 1 throughput batch).
 constexpr double slow_call_ms = 1000;
-/// Timed calls per implementation before the interleaved latency switches to the next (each turn costs one
-/// more untimed call: 25% more calls for medians that no switch-over stall reaches).
+/// The least timed calls per implementation before the interleaved latency switches to the next (each turn
+/// costs one more untimed call).
 constexpr int calls_per_turn = 4;
+/// [ms] how long a turn of the interleaved latency lasts at least (within 4 turns per implementation). Short
+/// turns let the other implementation's idle threads still spin through this one's calls on the cpu
+/// backend: kbench run add [512,512] on 2 cores, turns of 4 calls: kbench 0.034-0.056 ms; turns of 20 ms:
+/// 0.025-0.031 ms, its latency when run alone (0.023-0.028 ms); torch unchanged, 0.023-0.025 ms.
+constexpr double turn_ms = 20;
 
 /// Why a phase failed becomes the shape's status; the first failure wins.
 struct failure {
@@ -132,7 +137,8 @@ shape_result run_shape(const kernel_definition& kernel, std::size_t shape_index,
   try {
     // Slow calls (bmm at 1024 on 2 cores takes seconds) get a smaller, fixed sample budget, so that one shape
     // stays within minutes: one synchronized call estimates the cost first.
-    int slow_repeat = 0;  // 0 = the normal budgets (compute_repeat fills target_ms)
+    int slow_repeat = 0;    // 0 = the normal budgets (compute_repeat fills target_ms)
+    double slowest_ms = 0;  // [ms] the slowest median wall latency of the measures below
     for (prepared& p : impls) {
       if (!p.bound) continue;
       int early = 0;
@@ -147,7 +153,9 @@ shape_result run_shape(const kernel_definition& kernel, std::size_t shape_index,
         mo.warmup = 0;  // the accuracy check and the estimate above already ran it twice
         mo.throughput_batches = 1;
       }
-      record_measurement(p.result, measure(p.bound->target(), mo));
+      const measurement m = measure(p.bound->target(), mo);
+      record_measurement(p.result, m);
+      slowest_ms = std::max(slowest_ms, m.wall.median);
       if (!p.result.valid && !failed) {
         failed = failure{shape_status::invalid_timing,
                          fmt::format("{}: {}", p.result.impl, fmt::join(p.result.warnings, "; "))};
@@ -163,8 +171,15 @@ shape_result run_shape(const kernel_definition& kernel, std::size_t shape_index,
       }
       // Turns of several calls, each after an untimed one (bench.hpp: the first call after a switch from
       // torch can wait a scheduler slice on the cpu backend); slow shapes keep one call per turn.
+      // A turn lasts about turn_ms (from the slowest median latency measured above), at least
+      // calls_per_turn calls, and every implementation gets at least 4 turns.
+      int per_turn = calls_per_turn;
+      if (slowest_ms > 0) {
+        const double fill = std::min(turn_ms / slowest_ms, static_cast<double>(repeat / 4));
+        per_turn = std::max(calls_per_turn, static_cast<int>(fill));
+      }
       const auto samples = interleaved_bench(targets, repeat, /*warmup=*/slow_repeat > 0 ? 0 : 2,
-                                             /*calls_per_turn=*/slow_repeat > 0 ? 1 : calls_per_turn);
+                                             /*calls_per_turn=*/slow_repeat > 0 ? 1 : per_turn);
       for (std::size_t i = 0; i < samples.size(); ++i) {
         timed[i]->latency_ms = samples[i].samples_ms;
         if (samples[i].sync_violations > 0 && !failed) {

@@ -49,6 +49,17 @@ std::string self_executable() {
   return std::string(path.data(), static_cast<std::size_t>(n));
 }
 
+std::vector<std::string> worker_environment() {
+  std::vector<std::string> env;
+  bool spin_count_set = false;
+  for (char** e = environ; *e != nullptr; ++e) {
+    env.emplace_back(*e);
+    spin_count_set = spin_count_set || env.back().rfind("GOMP_SPINCOUNT=", 0) == 0;
+  }
+  if (!spin_count_set) env.emplace_back(std::string("GOMP_SPINCOUNT=") + worker_gomp_spin_count);
+  return env;
+}
+
 worker_outcome run_worker(const std::vector<std::string>& argv, double timeout_s) {
   const auto started = std::chrono::steady_clock::now();
   pipe_pair out, err;
@@ -65,8 +76,12 @@ worker_outcome run_worker(const std::vector<std::string>& argv, double timeout_s
   std::vector<char*> args;
   for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
+  std::vector<std::string> env_strings = worker_environment();
+  std::vector<char*> env;
+  for (auto& e : env_strings) env.push_back(e.data());
+  env.push_back(nullptr);
   pid_t pid = 0;
-  const int spawned = posix_spawn(&pid, args[0], &actions, &attributes, args.data(), environ);
+  const int spawned = posix_spawn(&pid, args[0], &actions, &attributes, args.data(), env.data());
   posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attributes);
   if (spawned != 0) KBENCH_THROW("cannot start {}: {}", argv.at(0), std::strerror(spawned));

@@ -21,6 +21,17 @@ struct worker_outcome {
 /// collects its output. Throws kbench::error only when the process cannot be started.
 [[nodiscard]] worker_outcome run_worker(const std::vector<std::string>& argv, double timeout_s);
 
+/// libgomp's spin count in workers (unless GOMP_SPINCOUNT is set): about 0.1-0.5 ms of polling on this
+/// machine instead of the default 300000 (milliseconds). Torch's OpenMP threads still poll through its
+/// back-to- back calls, but stop soon after its turn of the interleaved latency, instead of taking the cores
+/// from the next implementation's turn (and from the tuning trials that run after the torch reference):
+/// kbench run add [512,512] on 2 cores, kbench 0.090-0.097 ms -> 0.025-0.031 ms (its latency alone:
+/// 0.023-0.028 ms), torch 0.022-0.025 ms -> 0.023-0.032 ms.
+inline constexpr const char* worker_gomp_spin_count = "10000";
+
+/// The environment a worker starts with: this process's, plus GOMP_SPINCOUNT (above) when it is not set.
+[[nodiscard]] std::vector<std::string> worker_environment();
+
 /// The path of the running executable (/proc/self/exe).
 [[nodiscard]] std::string self_executable();
 

@@ -84,8 +84,15 @@ void thread_pool::parallel_for(std::size_t n, std::size_t grain,
     if (run_chunk_if_unclaimed(c, error) && error && !caller_error) caller_error = error;
   }
 
+  // Poll for the helpers' chunks before blocking: the futex wake-up after the last one would cost more than
+  // a small loop (add [128,128] in 2 tasks: 0.032 ms of device time when the caller blocked, 0.004 in 4).
+  const auto spin_until = std::chrono::steady_clock::now() + helper_spin;
+  while (m_pending_chunks.load(std::memory_order_acquire) != 0 &&
+         std::chrono::steady_clock::now() < spin_until) {
+    std::this_thread::yield();
+  }
   std::unique_lock lock(m_mutex);
-  m_work_done.wait(lock, [this] { return m_pending_chunks == 0; });
+  m_work_done.wait(lock, [this] { return m_pending_chunks.load(std::memory_order_relaxed) == 0; });
   m_body = nullptr;
   const std::exception_ptr error = caller_error ? caller_error : m_error;
   lock.unlock();
