@@ -59,9 +59,9 @@ class thread_pool {
   std::size_t m_n = 0;
   std::size_t m_chunk_size = 0;
   std::size_t m_chunks = 0;
-  std::vector<char> m_claimed;                 // per chunk: taken by some thread (under m_mutex)
+  std::vector<char> m_claimed;                   // per chunk: taken by some thread (under m_mutex)
   std::atomic<std::size_t> m_pending_chunks{0};  // chunks not yet finished (changed under m_mutex)
-  std::atomic<std::uint64_t> m_generation{0};  // bumped per loop so helpers know new work arrived
+  std::atomic<std::uint64_t> m_generation{0};    // bumped per loop so helpers know new work arrived
   std::exception_ptr m_error;
   bool m_stopping = false;
 };
