@@ -1,5 +1,7 @@
 #include "backends/cpu/cpu_stream.hpp"
 
+#include "backends/cpu/poll.hpp"
+
 #include <chrono>
 #include <thread>
 #include <utility>
@@ -15,15 +17,9 @@ std::int64_t steady_now_ns() {
 }  // namespace
 
 void cpu_event::wait() {
-  // Poll briefly before sleeping: waking a thread blocked on a futex costs ~60 us on this VM, six times a 10
-  // us kernel, and that cost would land inside every timed window. Short kernels finish within the spin; long
-  // ones lose at most spin_budget of one core. (Like CUDA's spin-then-block synchronization.)
-  constexpr auto spin_budget = std::chrono::microseconds(50);
-  const auto spin_until = std::chrono::steady_clock::now() + spin_budget;
-  while (!m_complete.load(std::memory_order_acquire) && std::chrono::steady_clock::now() < spin_until) {
-    std::this_thread::yield();
-  }
-  if (m_complete.load(std::memory_order_acquire)) return;
+  // Poll briefly before sleeping (poll.hpp): a futex wake-up would land inside every timed window. Short
+  // kernels finish within the poll; long ones lose at most poll_budget of one core.
+  if (poll_until([this] { return m_complete.load(std::memory_order_acquire); })) return;
   std::unique_lock lock(m_mutex);
   m_done.wait(lock, [this] { return m_complete.load(std::memory_order_acquire); });
 }
@@ -88,10 +84,7 @@ void cpu_stream::dispatch_loop() {
       // timed loops launch back to back) then starts without the ~30 us futex wake-up inside the timed
       // window.
       lock.unlock();
-      const auto spin_until = std::chrono::steady_clock::now() + std::chrono::microseconds(50);
-      while (m_queued.load(std::memory_order_acquire) == 0 && std::chrono::steady_clock::now() < spin_until) {
-        std::this_thread::yield();
-      }
+      (void)poll_until([this] { return m_queued.load(std::memory_order_acquire) != 0; });
       lock.lock();
     }
     m_work_ready.wait(lock, [this] { return m_stopping || !m_queue.empty(); });

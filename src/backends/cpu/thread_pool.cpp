@@ -1,5 +1,7 @@
 #include "backends/cpu/thread_pool.hpp"
 
+#include "backends/cpu/poll.hpp"
+
 #include <pthread.h>
 #include <sched.h>
 
@@ -9,12 +11,6 @@
 #include <string_view>
 
 namespace kbench::cpu {
-
-namespace {
-/// [us] how long an idle helper polls for the next loop before blocking (the stream's dispatcher polls as
-/// long for the next launch).
-constexpr auto helper_spin = std::chrono::microseconds(50);
-}  // namespace
 
 thread_pool::thread_pool(unsigned workers) {
   if (workers == 0) workers = std::max(1U, std::thread::hardware_concurrency());
@@ -86,11 +82,7 @@ void thread_pool::parallel_for(std::size_t n, std::size_t grain,
 
   // Poll for the helpers' chunks before blocking: the futex wake-up after the last one would cost more than
   // a small loop (add [128,128] in 2 tasks: 0.032 ms of device time when the caller blocked, 0.004 in 4).
-  const auto spin_until = std::chrono::steady_clock::now() + helper_spin;
-  while (m_pending_chunks.load(std::memory_order_acquire) != 0 &&
-         std::chrono::steady_clock::now() < spin_until) {
-    std::this_thread::yield();
-  }
+  (void)poll_until([this] { return m_pending_chunks.load(std::memory_order_acquire) == 0; });
   std::unique_lock lock(m_mutex);
   m_work_done.wait(lock, [this] { return m_pending_chunks.load(std::memory_order_relaxed) == 0; });
   m_body = nullptr;
@@ -122,11 +114,7 @@ void thread_pool::worker_loop(unsigned index) {
   bind_current_thread(index);
   std::uint64_t seen_generation = 0;
   while (true) {
-    const auto spin_until = std::chrono::steady_clock::now() + helper_spin;
-    while (m_generation.load(std::memory_order_acquire) == seen_generation &&
-           std::chrono::steady_clock::now() < spin_until) {
-      std::this_thread::yield();
-    }
+    (void)poll_until([&] { return m_generation.load(std::memory_order_acquire) != seen_generation; });
     {
       std::unique_lock lock(m_mutex);
       m_work_ready.wait(lock, [&] {
