@@ -115,9 +115,11 @@ std::vector<trial_outcome> run_trial(const kernel_definition& kernel, std::size_
 
   std::vector<trial_outcome> outcomes(request.configs.size());
   std::vector<std::unique_ptr<bound_kernel>> bound(request.configs.size());
-  for (std::size_t i = 0; i < request.configs.size(); ++i) {
+  for (std::size_t i = 0; i < request.configs.size(); ++i) outcomes[i].values = request.configs[i];
+  // Builds config i, then (unless compiling only) checks its output against the reference; a failure becomes
+  // its status and leaves bound[i] empty.
+  const auto bind_and_check = [&](std::size_t i) {
     trial_outcome& out = outcomes[i];
-    out.values = request.configs[i];
     const auto start = std::chrono::steady_clock::now();
     try {
       bound[i] = std::make_unique<bound_kernel>(kernel, *impl, device, s, inputs, out.values);
@@ -126,7 +128,7 @@ std::vector<trial_outcome> run_trial(const kernel_definition& kernel, std::size_
       out.message = e.what();
     }
     out.build_s = seconds_since(start);
-    if (!bound[i] || !needs_reference) continue;
+    if (!bound[i] || !needs_reference) return;
 
     const std::string fault = injected_fault(kernel, out.values);
     try {
@@ -144,7 +146,10 @@ std::vector<trial_outcome> run_trial(const kernel_definition& kernel, std::size_
       out.message = e.what();
       bound[i].reset();
     }
-  }
+  };
+  // A time trial's incumbent (config 1) is built and checked only if the candidate comes near it (below).
+  const std::size_t bound_now = request.phase == trial_phase::time ? 1 : request.configs.size();
+  for (std::size_t i = 0; i < bound_now; ++i) bind_and_check(i);
   if (request.phase == trial_phase::compile) return outcomes;
 
   // Times the bound configs `which` interleaved at one repeat count (one config: alone) and stores each
@@ -190,7 +195,9 @@ std::vector<trial_outcome> run_trial(const kernel_definition& kernel, std::size_
   time_together({0}, &trial_outcome::time_ms);
   const bool near_the_best = outcomes[0].status == eval_status::ok && request.incumbent_ms > 0 &&
                              outcomes[0].time_ms <= request.retime_within * request.incumbent_ms;
-  if (bound.size() == 2 && bound[1] && near_the_best) time_together({0, 1}, &trial_outcome::retime_ms);
+  if (bound.size() < 2 || !near_the_best) return outcomes;
+  bind_and_check(1);
+  if (bound[1]) time_together({0, 1}, &trial_outcome::retime_ms);
   return outcomes;
 }
 

@@ -6,8 +6,9 @@
 //   time     binds one config, checks its output against the torch reference, then times it with the
 //            synchronized wall latency (the median of compute_repeat calls filling target_ms). Given a
 //            second config, the search's best so far (`incumbent`, timed at incumbent_ms), and a first
-//            config that came within retime_within of it, times the two again interleaved, so that the
-//            search compares them under the same machine conditions.
+//            config that came within retime_within of it, builds and checks the incumbent (only then: a
+//            far candidate costs no second build) and times the two again interleaved, so that the search
+//            compares them under the same machine conditions.
 //   retime   binds several configs that all passed, and times them interleaved (a, b, c, a, b, c, ...) so
 //            that the final pick is not decided by drift in the machine.
 
