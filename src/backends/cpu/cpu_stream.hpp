@@ -28,9 +28,7 @@ class cpu_event final : public event {
   void finish(std::int64_t start_ns, std::int64_t end_ns, bool failed);
 
  private:
-  mutable std::mutex m_mutex;
-  std::condition_variable m_done;
-  std::atomic<bool> m_complete{false};
+  std::atomic<bool> m_complete{false};  // set after the fields below, which are then read-only
   std::int64_t m_start_ns = 0;
   std::int64_t m_end_ns = 0;
   bool m_failed = false;
@@ -61,6 +59,7 @@ class cpu_stream {
   std::condition_variable m_idle;
   std::deque<task> m_queue;
   std::atomic<std::size_t> m_queued{0};  // m_queue.size(), readable without the lock (the dispatcher's spin)
+  std::atomic<std::size_t> m_pending{0};  // queued or executing tasks, readable without the lock
   bool m_running = false;                // a task has been taken and is executing
   bool m_stopping = false;
   std::exception_ptr m_error;
