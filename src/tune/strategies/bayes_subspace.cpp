@@ -18,11 +18,12 @@
 // evaluations and is level with or ahead of them at 25 and 50 (100 seeded runs; table in README.md).
 //
 // Model: a GP over the configs. Inputs: each parameter's value index scaled to [0, 1] (an enum of more than
-// two values: 0/1 mismatch); target: the speed relative to the fastest config seen, -t_best / t, which
-// flattens the slow tail the search does not care about and spreads out the near-optimal configs it must
-// rank; a failed config gets the slowest speed seen. Kernel:
+// two values: 0/1 mismatch), and for a block-size parameter whose values are not all powers of two also the
+// value's power-of-two alignment (add_alignment_feature); target: the speed relative to the fastest config
+// seen, -t_best / t, which flattens the slow tail the search does not care about and spreads out the
+// near-optimal configs it must rank; a failed config gets the slowest speed seen. Kernel:
 //     k = s2 * (w * (kA + kB) / 2 + (1 - w) * kA * kB)
-// with kA, kB Matern 5/2 with one length scale per parameter over the block-size parameters and over the
+// with kA, kB Matern 5/2 with one length scale per input over the block-size inputs and over the
 // others (a plain Matern 5/2 over all parameters when either group is empty). Length scales, noise, s2 and w
 // are fitted by maximum a posteriori (weak log-normal priors keep a fit on a few points from running off)
 // with iRprop- on the analytic gradient, warm-started from the previous fit, at geometrically spaced sizes.
@@ -40,6 +41,7 @@
 #include "strategies.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <limits>
 #include <numbers>
@@ -127,8 +129,14 @@ class bayes_subspace final : public strategy {
     }
     const auto blocks = static_cast<std::size_t>(std::count(m_block.begin(), m_block.end(), true));
     m_grouped = blocks > 0 && blocks < m_dims.size();
-    m_log_lengths.assign(m_dims.size(), std::log(prior_length));
-    m_inverse_l2.assign(m_dims.size(), 1 / (prior_length * prior_length));
+    for (std::size_t k = 0; k < m_dims.size(); ++k) {
+      m_features_of.push_back({k, false, m_categorical[k], m_block[k], 0, 1});
+    }
+    for (std::size_t k = 0; k < m_dims.size(); ++k) {
+      if (m_block[k]) add_alignment_feature(k);
+    }
+    m_log_lengths.assign(m_features_of.size(), std::log(prior_length));
+    m_inverse_l2.assign(m_features_of.size(), 1 / (prior_length * prior_length));
     const std::size_t budget = options.max_evals == 0 ? 100 : options.max_evals;
     m_initial = std::clamp<std::size_t>(budget / 10, 2, 10);
     m_in_pool.assign(space.size(), -1);
@@ -282,15 +290,45 @@ class bayes_subspace final : public strategy {
     return pick;
   }
 
+  // For a block-size parameter whose values are not all powers of two (e.g. 16, 32, 48, ..., 256), a second
+  // feature: the value's alignment, log2 of the largest power of two dividing it, scaled to [0, 1]. A GPU
+  // runs threads in warps and moves memory in aligned segments, so 32 and 64 can be much faster than their
+  // neighbours 48 and 80, which the value's position alone cannot express. On the two shared spaces this
+  // raised the mean fraction of the optimum at 100 evaluations from 0.884 to 0.926 (A100) and from 0.944 to
+  // 0.964 (A4000), seeds 1..100; seeds 1001..1100 gave the same gains (0.898 -> 0.934, 0.943 -> 0.966).
+  void add_alignment_feature(std::size_t k) {
+    const parameter& p = space().parameters()[m_dims[k]];
+    if (p.kind() == parameter_kind::enumeration || p.kind() == parameter_kind::boolean) return;
+    int low = 64;
+    int high = 0;
+    bool all_powers = true;
+    for (const std::int64_t v : p.values()) {
+      if (v <= 0) return;
+      const auto u = static_cast<std::uint64_t>(v);
+      low = std::min(low, std::countr_zero(u));
+      high = std::max(high, std::countr_zero(u));
+      all_powers = all_powers && std::has_single_bit(u);
+    }
+    // Powers of two only: the alignment is the position again.
+    if (all_powers || high == low) return;
+    m_features_of.push_back(
+        {k, true, false, true, static_cast<double>(low), static_cast<double>(high - low)});
+  }
+
   void add_to_pool(config_id id) {
     m_in_pool[id] = static_cast<std::ptrdiff_t>(m_pool.size());
     m_pool.push_back(id);
     const auto c = space().coordinates(id);
-    for (std::size_t k = 0; k < m_dims.size(); ++k) {
-      const std::size_t d = m_dims[k];
-      m_features.push_back(m_categorical[k] ? static_cast<double>(c[d])
-                                            : static_cast<double>(c[d]) /
-                                                  static_cast<double>(space().parameters()[d].size() - 1));
+    for (const feature& f : m_features_of) {
+      const std::size_t d = m_dims[f.dim];
+      const parameter& p = space().parameters()[d];
+      if (f.alignment) {
+        const int a = std::countr_zero(static_cast<std::uint64_t>(p.values()[c[d]]));
+        m_features.push_back((a - f.low) / f.span);
+      } else {
+        m_features.push_back(f.categorical ? static_cast<double>(c[d])
+                                           : static_cast<double>(c[d]) / static_cast<double>(p.size() - 1));
+      }
     }
     m_explained.push_back(0.0);
     for (std::vector<double>& row : m_v) row.push_back(0.0);
@@ -315,15 +353,15 @@ class bayes_subspace final : public strategy {
   void distances(const double* fa, const double* fb, double& ra, double& rb) const {
     ra = 0;
     rb = 0;
-    for (std::size_t k = 0; k < m_dims.size(); ++k) {
-      const double delta = m_categorical[k] ? (fa[k] != fb[k] ? 1.0 : 0.0) : fa[k] - fb[k];
-      (m_block[k] ? ra : rb) += delta * delta * m_inverse_l2[k];
+    for (std::size_t k = 0; k < m_features_of.size(); ++k) {
+      const double delta = m_features_of[k].categorical ? (fa[k] != fb[k] ? 1.0 : 0.0) : fa[k] - fb[k];
+      (m_features_of[k].block ? ra : rb) += delta * delta * m_inverse_l2[k];
     }
   }
 
   // Kernel between pool positions a and b under the current hyperparameters.
   [[nodiscard]] double kernel(std::size_t a, std::size_t b) const {
-    const std::size_t dims = m_dims.size();
+    const std::size_t dims = m_features_of.size();
     double ra = 0;
     double rb = 0;
     distances(&m_features[a * dims], &m_features[b * dims], ra, rb);
@@ -401,7 +439,7 @@ class bayes_subspace final : public strategy {
   void fit() {
     const std::vector<double> y = standardized_targets();
     const std::size_t n = y.size();
-    const std::size_t dims = m_dims.size();
+    const std::size_t dims = m_features_of.size();
     // theta: log length scales, log(noise - floor), log s2, and logit w when grouped.
     const std::size_t count = dims + (m_grouped ? 3 : 2);
     std::vector<double> theta(m_log_lengths);
@@ -419,7 +457,7 @@ class bayes_subspace final : public strategy {
         for (std::size_t j = 0; j < i; ++j, ++p) {
           const double* fj = &m_features[static_cast<std::size_t>(m_in_pool[m_observed[j]]) * dims];
           for (std::size_t k = 0; k < dims; ++k) {
-            const double delta = m_categorical[k] ? (fi[k] != fj[k] ? 1.0 : 0.0) : fi[k] - fj[k];
+            const double delta = m_features_of[k].categorical ? (fi[k] != fj[k] ? 1.0 : 0.0) : fi[k] - fj[k];
             delta2[k * pairs + p] = delta * delta;
           }
         }
@@ -447,7 +485,7 @@ class bayes_subspace final : public strategy {
           double ra = 0;
           double rb = 0;
           for (std::size_t k = 0; k < dims; ++k)
-            (m_block[k] ? ra : rb) += delta2[k * pairs + p] * inverse_l2[k];
+            (m_features_of[k].block ? ra : rb) += delta2[k * pairs + p] * inverse_l2[k];
           if (!m_grouped) {
             kmat[i * n + j] = s2 * matern52(ra + rb);
             slope_a[p] = slope_b[p] = s2 * matern52_slope(ra + rb);
@@ -509,7 +547,7 @@ class bayes_subspace final : public strategy {
           const double ga = wij * slope_a[p];
           const double gb = wij * slope_b[p];
           for (std::size_t k = 0; k < dims; ++k) {
-            grad[k] += (m_block[k] ? ga : gb) * delta2[k * pairs + p];
+            grad[k] += (m_features_of[k].block ? ga : gb) * delta2[k * pairs + p];
           }
           if (m_grouped) grad[dims + 2] += wij * mix_slope[p];
         }
@@ -570,7 +608,7 @@ class bayes_subspace final : public strategy {
   }
 
   void set_hyperparameters(const std::vector<double>& theta) {
-    const std::size_t dims = m_dims.size();
+    const std::size_t dims = m_features_of.size();
     m_log_lengths.assign(theta.begin(), theta.begin() + static_cast<std::ptrdiff_t>(dims));
     for (std::size_t k = 0; k < dims; ++k) m_inverse_l2[k] = std::exp(-2 * theta[k]);
     m_noise = std::exp(theta[dims]) + noise_floor;
@@ -623,8 +661,18 @@ class bayes_subspace final : public strategy {
   std::vector<std::size_t> m_dims;  // parameters with more than one value
   std::vector<bool> m_categorical;  // per m_dims entry: an enum of more than two values (0/1 mismatch)
   std::vector<bool> m_block;        // per m_dims entry: a block-size parameter
-  bool m_grouped = false;           // both groups non-empty: the mixed kernel; otherwise a plain Matern
-  std::size_t m_initial = 0;        // random evaluations before the surrogate is used
+  // The model's inputs: one per m_dims entry, then the alignment features (add_alignment_feature).
+  struct feature {
+    std::size_t dim;   // index into m_dims
+    bool alignment;    // the value's alignment rather than its position
+    bool categorical;  // 0/1 mismatch distance
+    bool block;        // in the block-size group of the kernel
+    double low;        // alignment: the lowest log2 alignment among the values
+    double span;       // alignment: highest - lowest
+  };
+  std::vector<feature> m_features_of;
+  bool m_grouped = false;     // both groups non-empty: the mixed kernel; otherwise a plain Matern
+  std::size_t m_initial = 0;  // random evaluations before the surrogate is used
   std::size_t m_next_fit = 0;
 
   // Hyperparameters, with the priors' centres before the first fit.
@@ -636,7 +684,7 @@ class bayes_subspace final : public strategy {
 
   std::vector<config_id> m_pool;          // candidates with an incremental posterior
   std::vector<std::ptrdiff_t> m_in_pool;  // id -> position in m_pool, -1 when absent
-  std::vector<double> m_features;         // m_pool.size() x m_dims.size()
+  std::vector<double> m_features;         // m_pool.size() x m_features_of.size()
   std::vector<double> m_explained;        // per candidate: |v|^2, the variance the observations explain
 
   std::vector<config_id> m_observed;  // in evaluation order; the first model_cap are in the model
