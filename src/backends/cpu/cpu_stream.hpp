@@ -58,9 +58,9 @@ class cpu_stream {
   std::condition_variable m_work_ready;
   std::condition_variable m_idle;
   std::deque<task> m_queue;
-  std::atomic<std::size_t> m_queued{0};  // m_queue.size(), readable without the lock (the dispatcher's spin)
+  std::atomic<std::size_t> m_queued{0};   // m_queue.size(), readable without the lock (the dispatcher's spin)
   std::atomic<std::size_t> m_pending{0};  // queued or executing tasks, readable without the lock
-  bool m_running = false;                // a task has been taken and is executing
+  bool m_running = false;                 // a task has been taken and is executing
   bool m_stopping = false;
   std::exception_ptr m_error;
   std::thread m_dispatcher;  // last: started after every other member exists
