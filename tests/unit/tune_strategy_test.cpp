@@ -151,6 +151,40 @@ TEST(TuneStrategies, SearchersBeatRandomOnASmoothSpace) {
   EXPECT_LT(mean_best("pattern_search"), random);
 }
 
+// Block sizes in steps of 16 (16, 32, ..., 256), as in the shared convolution spaces: bayes_subspace then
+// also models each value's power-of-two alignment. Multiples of 64 are fast, the others slow.
+TEST(TuneStrategies, DefaultStrategySearchesBlockSizesThatAreNotPowersOfTwo) {
+  std::vector<std::int64_t> steps;
+  for (std::int64_t v = 16; v <= 256; v += 16) steps.push_back(v);
+  space def;
+  def.add(parameter::integers("BLOCK_X", steps).block_size())
+      .add(parameter::power_of_two("BLOCK_Y", 1, 8).block_size())
+      .add(parameter::integers("UNROLL", {1, 2, 3, 4}))
+      .add(parameter::boolean("USE_LOCAL"));
+  const enumerated_space s = def.enumerate(test_device());
+  const auto time_of = [&](config_id id) {
+    const config c = s.to_config(id);
+    const double u = static_cast<double>(c.at("UNROLL")) - 2;
+    const double t = 1.0 + (c.at("BLOCK_X") % 64 == 0 ? 0.0 : 1.0) + 0.1 * u * u +
+                     0.05 * std::abs(std::log2(static_cast<double>(c.at("BLOCK_Y")))) +
+                     (c.at("USE_LOCAL") ? 0.0 : 0.3);
+    return evaluation{id, eval_status::ok, t};
+  };
+  const auto mean_best = [&](std::string_view name) {
+    double sum = 0;
+    for (std::uint64_t seed = 0; seed < 20; ++seed) {
+      auto strategy = make_strategy(name, s, {seed, 20});
+      const search_result r = run_search(*strategy, time_of, {20, 0});
+      EXPECT_EQ(r.log.size(), 20u);
+      const std::vector<config_id> ids = ids_of(r);
+      EXPECT_EQ(std::set<config_id>(ids.begin(), ids.end()).size(), ids.size()) << "a config was repeated";
+      sum += r.best->time_ms;
+    }
+    return sum / 20;
+  };
+  EXPECT_LT(mean_best(default_strategy_name()), mean_best("random"));
+}
+
 TEST(TuneStrategies, UnknownNameListsTheValidOnes) {
   const enumerated_space s = test_space().enumerate(test_device());
   try {
