@@ -130,13 +130,13 @@ class bayes_subspace final : public strategy {
     const auto blocks = static_cast<std::size_t>(std::count(m_block.begin(), m_block.end(), true));
     m_grouped = blocks > 0 && blocks < m_dims.size();
     for (std::size_t k = 0; k < m_dims.size(); ++k) {
-      m_features_of.push_back({k, false, m_categorical[k], m_block[k], 0, 1});
+      m_inputs.push_back({k, false, m_categorical[k], m_block[k], 0, 1});
     }
     for (std::size_t k = 0; k < m_dims.size(); ++k) {
       if (m_block[k]) add_alignment_feature(k);
     }
-    m_log_lengths.assign(m_features_of.size(), std::log(prior_length));
-    m_inverse_l2.assign(m_features_of.size(), 1 / (prior_length * prior_length));
+    m_log_lengths.assign(m_inputs.size(), std::log(prior_length));
+    m_inverse_l2.assign(m_inputs.size(), 1 / (prior_length * prior_length));
     const std::size_t budget = options.max_evals == 0 ? 100 : options.max_evals;
     m_initial = std::clamp<std::size_t>(budget / 10, 2, 10);
     m_in_pool.assign(space.size(), -1);
@@ -311,15 +311,14 @@ class bayes_subspace final : public strategy {
     }
     // Powers of two only: the alignment is the position again.
     if (all_powers || high == low) return;
-    m_features_of.push_back(
-        {k, true, false, true, static_cast<double>(low), static_cast<double>(high - low)});
+    m_inputs.push_back({k, true, false, true, static_cast<double>(low), static_cast<double>(high - low)});
   }
 
   void add_to_pool(config_id id) {
     m_in_pool[id] = static_cast<std::ptrdiff_t>(m_pool.size());
     m_pool.push_back(id);
     const auto c = space().coordinates(id);
-    for (const feature& f : m_features_of) {
+    for (const input& f : m_inputs) {
       const std::size_t d = m_dims[f.dim];
       const parameter& p = space().parameters()[d];
       if (f.alignment) {
@@ -353,15 +352,15 @@ class bayes_subspace final : public strategy {
   void distances(const double* fa, const double* fb, double& ra, double& rb) const {
     ra = 0;
     rb = 0;
-    for (std::size_t k = 0; k < m_features_of.size(); ++k) {
-      const double delta = m_features_of[k].categorical ? (fa[k] != fb[k] ? 1.0 : 0.0) : fa[k] - fb[k];
-      (m_features_of[k].block ? ra : rb) += delta * delta * m_inverse_l2[k];
+    for (std::size_t k = 0; k < m_inputs.size(); ++k) {
+      const double delta = m_inputs[k].categorical ? (fa[k] != fb[k] ? 1.0 : 0.0) : fa[k] - fb[k];
+      (m_inputs[k].block ? ra : rb) += delta * delta * m_inverse_l2[k];
     }
   }
 
   // Kernel between pool positions a and b under the current hyperparameters.
   [[nodiscard]] double kernel(std::size_t a, std::size_t b) const {
-    const std::size_t dims = m_features_of.size();
+    const std::size_t dims = m_inputs.size();
     double ra = 0;
     double rb = 0;
     distances(&m_features[a * dims], &m_features[b * dims], ra, rb);
@@ -439,7 +438,7 @@ class bayes_subspace final : public strategy {
   void fit() {
     const std::vector<double> y = standardized_targets();
     const std::size_t n = y.size();
-    const std::size_t dims = m_features_of.size();
+    const std::size_t dims = m_inputs.size();
     // theta: log length scales, log(noise - floor), log s2, and logit w when grouped.
     const std::size_t count = dims + (m_grouped ? 3 : 2);
     std::vector<double> theta(m_log_lengths);
@@ -457,7 +456,7 @@ class bayes_subspace final : public strategy {
         for (std::size_t j = 0; j < i; ++j, ++p) {
           const double* fj = &m_features[static_cast<std::size_t>(m_in_pool[m_observed[j]]) * dims];
           for (std::size_t k = 0; k < dims; ++k) {
-            const double delta = m_features_of[k].categorical ? (fi[k] != fj[k] ? 1.0 : 0.0) : fi[k] - fj[k];
+            const double delta = m_inputs[k].categorical ? (fi[k] != fj[k] ? 1.0 : 0.0) : fi[k] - fj[k];
             delta2[k * pairs + p] = delta * delta;
           }
         }
@@ -485,7 +484,7 @@ class bayes_subspace final : public strategy {
           double ra = 0;
           double rb = 0;
           for (std::size_t k = 0; k < dims; ++k)
-            (m_features_of[k].block ? ra : rb) += delta2[k * pairs + p] * inverse_l2[k];
+            (m_inputs[k].block ? ra : rb) += delta2[k * pairs + p] * inverse_l2[k];
           if (!m_grouped) {
             kmat[i * n + j] = s2 * matern52(ra + rb);
             slope_a[p] = slope_b[p] = s2 * matern52_slope(ra + rb);
@@ -547,7 +546,7 @@ class bayes_subspace final : public strategy {
           const double ga = wij * slope_a[p];
           const double gb = wij * slope_b[p];
           for (std::size_t k = 0; k < dims; ++k) {
-            grad[k] += (m_features_of[k].block ? ga : gb) * delta2[k * pairs + p];
+            grad[k] += (m_inputs[k].block ? ga : gb) * delta2[k * pairs + p];
           }
           if (m_grouped) grad[dims + 2] += wij * mix_slope[p];
         }
@@ -608,7 +607,7 @@ class bayes_subspace final : public strategy {
   }
 
   void set_hyperparameters(const std::vector<double>& theta) {
-    const std::size_t dims = m_features_of.size();
+    const std::size_t dims = m_inputs.size();
     m_log_lengths.assign(theta.begin(), theta.begin() + static_cast<std::ptrdiff_t>(dims));
     for (std::size_t k = 0; k < dims; ++k) m_inverse_l2[k] = std::exp(-2 * theta[k]);
     m_noise = std::exp(theta[dims]) + noise_floor;
@@ -662,7 +661,7 @@ class bayes_subspace final : public strategy {
   std::vector<bool> m_categorical;  // per m_dims entry: an enum of more than two values (0/1 mismatch)
   std::vector<bool> m_block;        // per m_dims entry: a block-size parameter
   // The model's inputs: one per m_dims entry, then the alignment features (add_alignment_feature).
-  struct feature {
+  struct input {
     std::size_t dim;   // index into m_dims
     bool alignment;    // the value's alignment rather than its position
     bool categorical;  // 0/1 mismatch distance
@@ -670,7 +669,7 @@ class bayes_subspace final : public strategy {
     double low;        // alignment: the lowest log2 alignment among the values
     double span;       // alignment: highest - lowest
   };
-  std::vector<feature> m_features_of;
+  std::vector<input> m_inputs;
   bool m_grouped = false;     // both groups non-empty: the mixed kernel; otherwise a plain Matern
   std::size_t m_initial = 0;  // random evaluations before the surrogate is used
   std::size_t m_next_fit = 0;
@@ -684,7 +683,7 @@ class bayes_subspace final : public strategy {
 
   std::vector<config_id> m_pool;          // candidates with an incremental posterior
   std::vector<std::ptrdiff_t> m_in_pool;  // id -> position in m_pool, -1 when absent
-  std::vector<double> m_features;         // m_pool.size() x m_features_of.size()
+  std::vector<double> m_features;         // m_pool.size() x m_inputs.size()
   std::vector<double> m_explained;        // per candidate: |v|^2, the variance the observations explain
 
   std::vector<config_id> m_observed;  // in evaluation order; the first model_cap are in the model
