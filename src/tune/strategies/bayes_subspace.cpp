@@ -10,12 +10,17 @@
 //   only 61% and 50%). A kernel that mixes an additive and a product term over the two groups lets what was
 //   learned about a block shape in one setting of the other parameters carry over to another setting,
 //   which a plain product kernel cannot.
-// - Global expected improvement alone keeps refining a trap. Restricting every other proposal to a subspace
-//   through the incumbent -- its other parameters with every block shape, or its block shape with every
-//   setting of the other parameters -- is what moves a search out of a trap (same block shape, other
-//   flags) and onto the exact optimum (other block shapes), and the model orders those subspaces well.
-// On both spaces this beats bayes_opt (the previous default) and the other strategies at 100 and 200
-// evaluations and is level with or ahead of them at 25 and 50 (100 seeded runs; table in README.md).
+// - Block sizes that are multiples of large powers of two (32, 64, 128) can be much faster than their
+//   neighbours (48, 80), so the model also sees each block size's alignment (add_alignment_feature).
+// - Near the end of a budget, some proposals restricted to the block shapes of the best config's other
+//   settings find its exact block shape, which global expected improvement reaches more slowly.
+// Before the alignment input, the first 60% of the budget also alternated with the incumbent's block shape
+// under every setting of the others, to leave traps; with alignment that subspace lost at 50 and 100
+// evaluations on both spaces (A100 0.794/0.930 with it, 0.821/0.942 without; A4000 0.894/0.965 and
+// 0.913/0.980; means of seeds 1..100 and 1001..1100), and it was dropped. Whole-space expected improvement
+// only: A100 0.826/0.920, A4000 0.919/0.983 -- better at 50, worse on A100 at 100.
+// On both spaces this beats the other strategies at 50, 100 and 200 evaluations and is level with them at 25
+// (100 seeded runs; table in README.md).
 //
 // Model: a GP over the configs. Inputs: each parameter's value index scaled to [0, 1] (an enum of more than
 // two values: 0/1 mismatch), and for a block-size parameter whose values are not all powers of two also the
@@ -28,11 +33,10 @@
 // are fitted by maximum a posteriori (weak log-normal priors keep a fit on a few points from running off)
 // with iRprop- on the analytic gradient, warm-started from the previous fit, at geometrically spaced sizes.
 //
-// Search: the default config, then a few random ones; then expected improvement, where proposals alternate
-// between the whole space and a subspace through the best config so far: its block shape with any other
-// settings during the first 60% of the budget, its other settings with any block shape during the last 40%
-// (finding the right region first, then the exact block shape). A subspace with nothing left to propose
-// falls back to the whole space. With no known budget the steps rotate whole / others / whole / block shapes.
+// Search: the default config, then a few random ones; then expected improvement over the whole space, except
+// that during the last 40% of the budget every third proposal comes from the subspace through the best config
+// so far: its other settings with any block shape. A subspace with nothing left to propose falls back to the
+// whole space. With no known budget, every third proposal comes from that subspace throughout.
 //
 // Cost: the posterior over N candidates is updated incrementally, O(N n) per evaluation with n observations,
 // plus O(N n^2) to rebuild after a refit; a fit is O(n^3) per iteration. Spaces larger than max_pool keep a
@@ -56,7 +60,7 @@ constexpr std::size_t max_pool = 16384;  // candidates kept with an incremental 
 constexpr std::size_t model_cap = 400;
 constexpr std::size_t fit_cap = 200;  // no refits beyond this many observations (O(n^3) per iteration)
 constexpr int fit_iterations = 30;
-constexpr double final_phase = 0.4;          // fraction of a known budget spent on block-shape subspaces
+constexpr double final_phase = 0.4;  // fraction of a known budget that also tries block-shape subspaces
 constexpr std::size_t enumerate_cap = 4096;  // a subspace this small is enumerated in a sampled pool
 // Priors (MAP fit): log length ~ N(log 0.5, 1), log noise ~ N(log 0.01, 1.5) above noise_floor,
 // log s2 ~ N(0, 1), logit w ~ N(0, 1.5). Units: scaled index, standardized target.
@@ -113,7 +117,6 @@ bool cholesky(const std::vector<double>& a, std::size_t n, std::vector<double>& 
 
 enum class subspace {
   whole,        // every config
-  same_blocks,  // the incumbent's block-size values, any other values
   same_others,  // the incumbent's other values, any block-size values
 };
 
@@ -192,15 +195,9 @@ class bayes_subspace final : public strategy {
   [[nodiscard]] subspace next_subspace() const {
     const std::size_t step = m_observed.size();
     const std::size_t budget = options().max_evals;
-    if (budget == 0) {
-      constexpr subspace rotation[] = {subspace::whole, subspace::same_blocks, subspace::whole,
-                                       subspace::same_others};
-      return rotation[step % 4];
-    }
-    const bool finishing =
-        static_cast<double>(budget - std::min(budget, step)) <= final_phase * static_cast<double>(budget);
-    if (finishing) return step % 2 == 1 ? subspace::same_others : subspace::whole;
-    return step % 2 == 0 ? subspace::same_blocks : subspace::whole;
+    const bool finishing = budget == 0 || static_cast<double>(budget - std::min(budget, step)) <=
+                                              final_phase * static_cast<double>(budget);
+    return finishing && step % 3 == 1 ? subspace::same_others : subspace::whole;
   }
 
   // Pool positions of the unproposed candidates in `kind` through the best config so far.
@@ -216,7 +213,7 @@ class bayes_subspace final : public strategy {
     // Parameters free to vary in this subspace.
     std::vector<std::size_t> free;
     for (std::size_t k = 0; k < m_dims.size(); ++k) {
-      if (m_block[k] == (kind == subspace::same_others)) free.push_back(m_dims[k]);
+      if (m_block[k]) free.push_back(m_dims[k]);
     }
     if (free.empty()) return result;
     // In a sampled pool, enumerate a small subspace so that it is searched whole.
