@@ -1,19 +1,14 @@
-// batch_softmax on the opencl backend: batch_softmax.cl built with the config as -D defines, one
-// work-group per row.
+// batch_softmax on the opencl backend: batch_softmax.cl built with the config as -D defines, one work-group
+// per row (kernels/common/opencl_rows.hpp).
+// The B matrices of M rows are contiguous: B * M rows of N floats, each normalized on its own.
 
 #include <kbench/build_config.hpp>
 
 #if KBENCH_HAS_OPENCL
 
-#include <kbench/backends/opencl.hpp>
-#include <kbench/error.hpp>
-
 #include "batch_softmax.hpp"
 
-#include <array>
-#include <cstddef>
-#include <cstdint>
-#include <memory>
+#include "../common/opencl_rows.hpp"
 
 extern const char* const
     kbench_batch_softmax_opencl_source;  // batch_softmax.cl, embedded by kbench_add_kernel
@@ -21,53 +16,7 @@ extern const char* const
 namespace kbench::kernels {
 
 launcher bind_batch_softmax_opencl(const kernel_args& args) {
-  auto device = std::dynamic_pointer_cast<opencl::opencl_device>(args.device);
-  if (!device) {
-    KBENCH_THROW("batch_softmax/opencl needs an opencl device, got {}",
-                 args.device ? std::string(to_string(args.device->info().backend)) : std::string("none"));
-  }
-  if (args.shape.size() != 3 || args.shape[0] <= 0 || args.shape[1] <= 0 || args.shape[2] <= 0) {
-    KBENCH_THROW("batch_softmax/opencl: shape must be [B, M, N] with B, M, N > 0, got {}",
-                 to_string(args.shape));
-  }
-  if (args.inputs.size() != 1 || !args.inputs[0]) {
-    KBENCH_THROW("batch_softmax/opencl takes 1 input, got {}", args.inputs.size());
-  }
-  // The B matrices of M rows are contiguous: B * M rows of N floats, each normalized on its own.
-  const std::int64_t rows = args.shape[0] * args.shape[1];
-  const std::int64_t cols = args.shape[2];
-  const std::size_t bytes = static_cast<std::size_t>(rows * cols) * sizeof(float);
-  if (args.inputs[0]->size_bytes() < bytes) {
-    KBENCH_THROW("batch_softmax/opencl: input holds {} bytes, shape {} needs {}",
-                 args.inputs[0]->size_bytes(), to_string(args.shape), bytes);
-  }
-
-  // Defaults fill in a missing WG or VEC, so that the build and the launch geometry agree.
-  config defines = args.config;
-  const std::int64_t wg = defines.try_emplace("WG", 256).first->second;  // [work-items per group]
-  const std::int64_t vec = defines.try_emplace("VEC", 1).first->second;  // [floats per load]
-  if (vec != 1 && vec != 2 && vec != 4 && vec != 8) {
-    KBENCH_THROW("batch_softmax/opencl: VEC must be 1, 2, 4 or 8, got {}", vec);
-  }
-  const std::size_t max_wg = device->info().max_work_group_size;
-  if (wg <= 0 || (wg & (wg - 1)) != 0 || (max_wg != 0 && static_cast<std::size_t>(wg) > max_wg)) {
-    KBENCH_THROW("batch_softmax/opencl: WG={} must be a power of two from 1 to {}", wg, max_wg);
-  }
-
-  opencl::opencl_kernel kernel =
-      device->build_program(kbench_batch_softmax_opencl_source, defines).kernel("batch_softmax");
-  buffer_ptr output = device->allocate(bytes);
-  kernel.set_arg(0, args.inputs[0]);
-  kernel.set_arg(1, output);
-  kernel.set_arg_i64(2, cols);
-
-  const auto group = static_cast<std::size_t>(wg);
-  const std::array<std::size_t, 1> global{static_cast<std::size_t>(rows) * group};  // one group per row
-  const std::array<std::size_t, 1> local{group};
-  return [kernel, output, global, local]() mutable {
-    event_ptr done = kernel.launch(global, local);
-    return call_result{{std::move(done)}, {output}};
-  };
+  return bind_rows_opencl(args, {"batch_softmax", kbench_batch_softmax_opencl_source, "batch_softmax", 0});
 }
 
 }  // namespace kbench::kernels

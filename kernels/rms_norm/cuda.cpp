@@ -1,63 +1,20 @@
-// rms_norm on the cuda backend: rms_norm.cu compiled by NVRTC with the config as defines, one block per row.
+// rms_norm on the cuda backend: rms_norm.cu compiled by NVRTC with the config as defines, one block per row
+// (kernels/common/cuda_rows.hpp).
 
 #include <kbench/build_config.hpp>
 
 #if KBENCH_HAS_CUDA
 
-#include <kbench/backends/cuda.hpp>
-#include <kbench/error.hpp>
-
 #include "rms_norm.hpp"
 
-#include <array>
-#include <cstdint>
+#include "../common/cuda_rows.hpp"
 
 extern const char* const kbench_rms_norm_cuda_source;  // rms_norm.cu, embedded by kbench_add_kernel
 
 namespace kbench::kernels {
 
 launcher bind_rms_norm_cuda(const kernel_args& args) {
-  auto device = std::dynamic_pointer_cast<cuda::cuda_device>(args.device);
-  if (!device) {
-    KBENCH_THROW("rms_norm/cuda needs a cuda device, got {}",
-                 args.device ? std::string(to_string(args.device->info().backend)) : std::string("none"));
-  }
-  if (args.shape.size() != 2 || args.shape[0] <= 0 || args.shape[1] <= 0) {
-    KBENCH_THROW("rms_norm/cuda: shape must be [M, N] with M, N > 0, got {}", to_string(args.shape));
-  }
-  if (args.inputs.size() != 2 || !args.inputs[0] || !args.inputs[1]) {
-    KBENCH_THROW("rms_norm/cuda takes 2 inputs (x, w), got {}", args.inputs.size());
-  }
-  const std::int64_t rows = args.shape[0];
-  const std::int64_t cols = args.shape[1];
-  const std::size_t bytes = static_cast<std::size_t>(rows * cols) * sizeof(float);
-  const std::size_t row_bytes = static_cast<std::size_t>(cols) * sizeof(float);
-  if (args.inputs[0]->size_bytes() < bytes || args.inputs[1]->size_bytes() < row_bytes) {
-    KBENCH_THROW("rms_norm/cuda: inputs too small for shape {}", to_string(args.shape));
-  }
-  if (rows > 0x7fffffff) KBENCH_THROW("rms_norm/cuda: {} rows exceed the grid's x limit", rows);
-
-  // A missing BLOCK takes the .cu default, passed explicitly so the build is fully determined.
-  config defines = args.config;
-  const std::int64_t block = defines.try_emplace("BLOCK", 256).first->second;  // [threads per block]
-  const auto max_block = static_cast<std::int64_t>(device->info().max_work_group_size);
-  if (block < 32 || block % 32 != 0 || block > max_block) {
-    KBENCH_THROW("rms_norm/cuda: BLOCK must be a multiple of 32 from 32 to {}, got {}", max_block, block);
-  }
-
-  cuda::cuda_module module = device->build_module(kbench_rms_norm_cuda_source, defines);
-  cuda::cuda_function function = module.function("rms_norm_f32");
-  buffer_ptr output = device->allocate(bytes);
-  function.set_arg(0, args.inputs[0]);
-  function.set_arg(1, args.inputs[1]);
-  function.set_arg(2, output);
-  function.set_arg_i64(3, cols);
-
-  const std::array<unsigned, 3> grid{static_cast<unsigned>(rows), 1, 1};  // one block per row
-  const std::array<unsigned, 3> threads{static_cast<unsigned>(block), 1, 1};
-  return [function, output, grid, threads]() mutable {
-    return call_result{{function.launch(grid, threads)}, {output}};
-  };
+  return bind_rows_cuda(args, {"rms_norm", kbench_rms_norm_cuda_source, "rms_norm_f32", 1});
 }
 
 }  // namespace kbench::kernels
