@@ -19,26 +19,15 @@
 
 namespace kbench::kernels {
 
-/// Which row kernel and how it is called.
-struct cuda_row_kernel {
-  std::string_view name;         // the kernel's name, for messages (e.g. "welford")
-  const char* source = nullptr;  // the embedded .cu source
-  const char* entry = nullptr;   // the extern "C" __global__ function
-  std::size_t row_inputs = 0;    // inputs after x that hold one row of cols floats each (e.g. w and b)
-};
-
 /// Binds `k` for args.shape = [..., N]: x and y hold every row (the leading dimensions flattened), the
 /// further inputs one row of N floats each. Throws on a wrong device, shape, input or config.
-[[nodiscard]] inline launcher bind_rows_cuda(const kernel_args& args, const cuda_row_kernel& k) {
+[[nodiscard]] inline launcher bind_rows_cuda(const kernel_args& args, const row_kernel& k) {
   auto device = std::dynamic_pointer_cast<cuda::cuda_device>(args.device);
   if (!device) {
     KBENCH_THROW("{}/cuda needs a cuda device, got {}", k.name,
                  args.device ? std::string(to_string(args.device->info().backend)) : std::string("none"));
   }
-  const row_geometry g = check_row_arguments(args, fmt::format("{}/cuda", k.name), k.row_inputs);
-  const std::int64_t rows = g.rows;
-  const std::int64_t cols = g.cols;
-  const std::size_t bytes = g.bytes;
+  const auto [rows, cols, bytes] = check_row_arguments(args, fmt::format("{}/cuda", k.name), k.row_inputs);
   if (rows > 0x7fffffff) KBENCH_THROW("{}/cuda: {} rows exceed the grid's x limit", k.name, rows);
 
   // A missing BLOCK takes the .cu default, passed explicitly so the build is fully determined.

@@ -19,26 +19,15 @@
 
 namespace kbench::kernels {
 
-/// Which row kernel and how it is called.
-struct opencl_row_kernel {
-  std::string_view name;         // the kernel's name, for messages (e.g. "welford")
-  const char* source = nullptr;  // the embedded .cl source
-  const char* entry = nullptr;   // the __kernel function
-  std::size_t row_inputs = 0;    // inputs after x that hold one row of cols floats each (e.g. w and b)
-};
-
 /// Binds `k` for args.shape = [..., N]: x and y hold every row (the leading dimensions flattened), the
 /// further inputs one row of N floats each. Throws on a wrong device, shape, input or config.
-[[nodiscard]] inline launcher bind_rows_opencl(const kernel_args& args, const opencl_row_kernel& k) {
+[[nodiscard]] inline launcher bind_rows_opencl(const kernel_args& args, const row_kernel& k) {
   auto device = std::dynamic_pointer_cast<opencl::opencl_device>(args.device);
   if (!device) {
     KBENCH_THROW("{}/opencl needs an opencl device, got {}", k.name,
                  args.device ? std::string(to_string(args.device->info().backend)) : std::string("none"));
   }
-  const row_geometry g = check_row_arguments(args, fmt::format("{}/opencl", k.name), k.row_inputs);
-  const std::int64_t rows = g.rows;
-  const std::int64_t cols = g.cols;
-  const std::size_t bytes = g.bytes;
+  const auto [rows, cols, bytes] = check_row_arguments(args, fmt::format("{}/opencl", k.name), k.row_inputs);
 
   // Defaults fill in a missing WG or VEC, so that the build and the launch geometry agree.
   config defines = args.config;

@@ -13,6 +13,14 @@
 
 namespace kbench::kernels {
 
+/// Which row kernel and how it is called: entry(x, per-row inputs..., y, cols).
+struct row_kernel {
+  std::string_view name;         // the kernel's name, for messages (e.g. "welford")
+  const char* source = nullptr;  // the embedded .cl or .cu source
+  const char* entry = nullptr;   // the kernel function in it
+  std::size_t row_inputs = 0;    // inputs after x that hold one row of cols floats each (e.g. w and b)
+};
+
 struct row_geometry {
   std::int64_t rows = 0;  // every dimension but the last, flattened
   std::int64_t cols = 0;  // the last dimension [floats per row]
