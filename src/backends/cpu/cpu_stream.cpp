@@ -3,7 +3,6 @@
 #include "backends/cpu/poll.hpp"
 
 #include <chrono>
-#include <thread>
 #include <utility>
 
 namespace kbench::cpu {
@@ -38,84 +37,98 @@ void cpu_event::finish(std::int64_t start_ns, std::int64_t end_ns, bool failed) 
   m_complete.notify_all();
 }
 
-cpu_stream::cpu_stream(thread_pool& pool) : m_pool(pool), m_dispatcher([this] { dispatch_loop(); }) {}
+cpu_stream::cpu_stream(thread_pool& pool)
+    : m_pool(pool), m_slots(std::make_unique<slot[]>(capacity)), m_dispatcher([this] { dispatch_loop(); }) {}
 
 cpu_stream::~cpu_stream() {
-  {
-    std::lock_guard lock(m_mutex);
-    m_stopping = true;
-  }
-  m_work_ready.notify_all();
+  // The dispatcher runs what is queued, then sees the stop bit and returns.
+  m_published.fetch_or(stop_bit, std::memory_order_seq_cst);
+  m_published.notify_all();
   m_dispatcher.join();
 }
 
 event_ptr cpu_stream::enqueue(cpu_kernel kernel) {
   auto done = std::make_shared<cpu_event>();
-  {
-    std::lock_guard lock(m_mutex);
-    m_queue.push_back(task{std::move(kernel), done});
-    m_pending.fetch_add(1, std::memory_order_relaxed);
-    m_queued.store(m_queue.size(), std::memory_order_release);
+  std::lock_guard lock(m_enqueue_mutex);
+  const std::uint64_t index = m_published.load(std::memory_order_relaxed) & ~stop_bit;
+  if (index >= capacity) wait_until_finished(index - capacity + 1);  // the slot's last kernel has run
+  slot& s = m_slots[index % capacity];
+  s.done = std::move(done);  // drops the slot's last event here, on the host, which allocated it
+  s.kernel = std::move(kernel);
+  event_ptr result = s.done;
+  m_published.store(index + 1, std::memory_order_seq_cst);
+  // seq_cst pairs with the dispatcher's store of m_dispatcher_sleeping and load of m_published: either it
+  // sees this launch before it sleeps, or this sees it asleep and wakes it.
+  if (m_dispatcher_sleeping.load(std::memory_order_seq_cst)) m_published.notify_one();
+  return result;
+}
+
+void cpu_stream::wait_until_finished(std::uint64_t count) {
+  if (poll_until([&] { return m_finished.load(std::memory_order_acquire) >= count; })) return;
+  for (std::uint64_t seen = m_finished.load(std::memory_order_acquire); seen < count;
+       seen = m_finished.load(std::memory_order_acquire)) {
+    m_finished.wait(seen, std::memory_order_acquire);
   }
-  m_work_ready.notify_one();
-  return done;
 }
 
 void cpu_stream::synchronize() {
-  // Poll first, as cpu_event::wait does. The measure loops call this before every sample, right after the
-  // last kernel's event completed and while the dispatcher is still clearing m_running. Blocking then cost a
-  // futex wake-up, and the wake-up often moved this thread onto the dispatcher's core (wake-affine
-  // placement), where the two took turns on one core: measured on add [128,128], host and dispatcher on the
-  // same cpu at 4008 of 4008 launches before, 0 of 4008 in two of three runs after.
-  (void)poll_until([this] { return m_pending.load(std::memory_order_acquire) == 0; });
-  std::unique_lock lock(m_mutex);
-  m_idle.wait(lock, [this] { return m_queue.empty() && !m_running; });
-  if (m_error) {
-    std::exception_ptr error = std::exchange(m_error, nullptr);
-    lock.unlock();
-    std::rethrow_exception(error);
+  // Polls first, as cpu_event::wait does. The measure loops call this before every sample, right after the
+  // last kernel's event completed; blocking there cost a futex wake-up, and the wake-up often moved this
+  // thread onto the dispatcher's core (wake-affine placement), where the two took turns on one core.
+  std::uint64_t launched = 0;
+  {
+    std::lock_guard lock(m_enqueue_mutex);
+    launched = m_published.load(std::memory_order_relaxed) & ~stop_bit;
   }
+  wait_until_finished(launched);
+  if (!m_has_error.load(std::memory_order_acquire)) return;
+  std::exception_ptr error;
+  {
+    std::lock_guard lock(m_error_mutex);
+    error = std::exchange(m_error, nullptr);
+    m_has_error.store(false, std::memory_order_relaxed);
+  }
+  if (error) std::rethrow_exception(error);
 }
 
 void cpu_stream::dispatch_loop() {
   thread_pool::bind_current_thread(0);  // it runs chunk 0 of every parallel loop
   const parallel_context context(m_pool);
-  std::unique_lock lock(m_mutex);
-  while (true) {
-    if (m_queue.empty() && !m_stopping) {
+  for (std::uint64_t next = 0;; ++next) {
+    std::uint64_t published = m_published.load(std::memory_order_acquire);
+    if (published == next) {
       // Poll briefly before sleeping, as cpu_event::wait does: a launch that follows within the budget (the
       // timed loops launch back to back) then starts without the ~30 us futex wake-up inside the timed
       // window.
-      lock.unlock();
-      (void)poll_until([this] { return m_queued.load(std::memory_order_acquire) != 0; });
-      lock.lock();
+      (void)poll_until([&] { return m_published.load(std::memory_order_acquire) != next; });
+      m_dispatcher_sleeping.store(true, std::memory_order_seq_cst);
+      while ((published = m_published.load(std::memory_order_seq_cst)) == next) {
+        m_published.wait(next, std::memory_order_seq_cst);
+      }
+      m_dispatcher_sleeping.store(false, std::memory_order_relaxed);
     }
-    m_work_ready.wait(lock, [this] { return m_stopping || !m_queue.empty(); });
-    if (m_queue.empty()) return;  // stopping, and everything queued has run
-    task next = std::move(m_queue.front());
-    m_queue.pop_front();
-    m_queued.store(m_queue.size(), std::memory_order_release);
-    m_running = true;
-    lock.unlock();
+    if ((published & ~stop_bit) == next) return;  // stopping, and everything queued has run
 
+    slot& s = m_slots[next % capacity];
     bool failed = false;
     std::exception_ptr error;
     const std::int64_t start_ns = steady_now_ns();
     try {
-      next.kernel(context);
+      s.kernel(context);
     } catch (...) {
       failed = true;
       error = std::current_exception();
     }
     const std::int64_t end_ns = steady_now_ns();
-    next.kernel = nullptr;  // release captured state before the event reports completion
-    next.done->finish(start_ns, end_ns, failed);
-
-    lock.lock();
-    if (error && !m_error) m_error = error;
-    m_running = false;
-    m_pending.fetch_sub(1, std::memory_order_release);
-    if (m_queue.empty()) m_idle.notify_all();
+    s.kernel = nullptr;  // release captured state (buffers) before the event reports completion
+    if (error) {
+      std::lock_guard lock(m_error_mutex);
+      if (!m_error) m_error = error;
+      m_has_error.store(true, std::memory_order_release);
+    }
+    s.done->finish(start_ns, end_ns, failed);
+    m_finished.store(next + 1, std::memory_order_release);
+    m_finished.notify_all();  // no system call unless a host sleeps in wait_until_finished
   }
 }
 

@@ -1,6 +1,10 @@
 #pragma once
 // An in-order queue of cpu kernels served by one dispatcher thread: the cpu backend's stream. Launch returns
 // at once; each kernel's event completes when the dispatcher has run it.
+//
+// The queue is a ring of slots with two counters, launches published (written by the host) and launches
+// finished (written by the dispatcher), each on its own cache line, so that a launch takes no lock shared
+// with the dispatcher: a round trip moves a few cache lines between the two cores and nothing else.
 
 #include <kbench/backends/cpu.hpp>
 #include <kbench/event.hpp>
@@ -8,8 +12,7 @@
 #include "backends/cpu/thread_pool.hpp"
 
 #include <atomic>
-#include <condition_variable>
-#include <deque>
+#include <cstdint>
 #include <exception>
 #include <memory>
 #include <mutex>
@@ -41,28 +44,36 @@ class cpu_stream {
   cpu_stream(const cpu_stream&) = delete;
   cpu_stream& operator=(const cpu_stream&) = delete;
 
+  /// Queues `kernel`; blocks only while `capacity` launches are already queued (as a CUDA launch does when
+  /// its queue is full). Safe to call from several threads.
   [[nodiscard]] event_ptr enqueue(cpu_kernel kernel);
-  /// Blocks until the queue is empty and nothing runs; rethrows the first exception a kernel threw since the
-  /// last synchronize.
+  /// Blocks until every kernel launched before the call has run; rethrows the first exception a kernel threw
+  /// since the last synchronize.
   void synchronize();
 
+  static constexpr std::uint64_t capacity = 1024;  // launches queued at most (a power of two)
+
  private:
-  struct task {
-    cpu_kernel kernel;
-    std::shared_ptr<cpu_event> done;
+  struct slot {
+    cpu_kernel kernel;                // reset by the dispatcher once it ran
+    std::shared_ptr<cpu_event> done;  // reset by the host when the slot is reused
   };
+  static constexpr std::uint64_t stop_bit = std::uint64_t{1} << 63;  // in m_published: the stream closes
+
   void dispatch_loop();
+  void wait_until_finished(std::uint64_t count);
 
   thread_pool& m_pool;
-  std::mutex m_mutex;
-  std::condition_variable m_work_ready;
-  std::condition_variable m_idle;
-  std::deque<task> m_queue;
-  std::atomic<std::size_t> m_queued{0};   // m_queue.size(), readable without the lock (the dispatcher's spin)
-  std::atomic<std::size_t> m_pending{0};  // queued or executing tasks, readable without the lock
-  bool m_running = false;                 // a task has been taken and is executing
-  bool m_stopping = false;
-  std::exception_ptr m_error;
+  std::unique_ptr<slot[]> m_slots;
+  std::mutex m_enqueue_mutex;  // serializes hosts that launch at the same time; the dispatcher never takes it
+  // Launches published, plus stop_bit once the destructor runs; written by the host, so that the
+  // dispatcher's wait on it sees either change.
+  alignas(64) std::atomic<std::uint64_t> m_published{0};
+  alignas(64) std::atomic<std::uint64_t> m_finished{0};  // launches run to the end; written by the dispatcher
+  alignas(64) std::atomic<bool> m_dispatcher_sleeping{false};
+  std::mutex m_error_mutex;
+  std::exception_ptr m_error;  // the first exception since the last synchronize (under m_error_mutex)
+  std::atomic<bool> m_has_error{false};
   std::thread m_dispatcher;  // last: started after every other member exists
 };
 
