@@ -1,9 +1,11 @@
 // `kbench worker`: one kernel x shape, run in a fresh process by `kbench run`; prints its result as one JSON
-// line.
+// line. With --serve, a tuning worker that runs the trials it reads from standard input, one at a time, and
+// answers each with one line (runner/trial_server.hpp).
 
 #include <kbench/registry.hpp>
 #include <kbench/runner/config_trial.hpp>
 #include <kbench/runner/run_shape.hpp>
+#include <kbench/runner/trial_server.hpp>
 
 #include "commands.hpp"
 #include "tolerance_option.hpp"
@@ -11,7 +13,9 @@
 #include <fmt/format.h>
 
 #include <csignal>
+#include <cstdio>
 #include <cstdlib>
+#include <iostream>
 #include <thread>
 
 namespace kbench::cli {
@@ -58,6 +62,18 @@ int worker(const worker_command& command) {
     }
   }
   const kernel_definition& kernel = find_kernel(command.kernel);
+  if (command.serve) {
+    runner::trial_context context(kernel, static_cast<std::size_t>(command.shape_index), options.backend,
+                                  command.seed);
+    std::string line;
+    while (std::getline(std::cin, line)) {
+      const auto request = runner::parse_request_line(line, options.backend, command.seed);
+      const auto outcomes = runner::run_trial(context, request);
+      fmt::print("\n{}{}\n", runner::trial_answer_prefix, nlohmann::json(outcomes).dump());
+      std::fflush(stdout);
+    }
+    return 0;
+  }
   if (!command.phase.empty()) {
     runner::trial_request request;
     request.backend = options.backend;

@@ -52,66 +52,44 @@ void act_out(const std::string& fault) {
 
 }  // namespace
 
-std::string_view to_string(trial_phase phase) {
-  switch (phase) {
-    case trial_phase::compile:
-      return "compile";
-    case trial_phase::time:
-      return "time";
-    case trial_phase::retime:
-      return "retime";
-  }
-  return "?";
-}
-
-trial_phase parse_trial_phase(std::string_view name) {
-  for (trial_phase p : {trial_phase::compile, trial_phase::time, trial_phase::retime}) {
-    if (to_string(p) == name) return p;
-  }
-  throw usage_error(fmt::format("unknown trial phase '{}' (valid: compile, time, retime)", name));
-}
-
-void to_json(json& j, const trial_outcome& t) {
-  j = {{"config", json::parse(to_json_text(t.values))},
-       {"status", std::string(tune::to_string(t.status))},
-       {"time_ms", t.time_ms},
-       {"retime_ms", t.retime_ms},
-       {"samples", t.samples},
-       {"build_s", t.build_s},
-       {"message", t.message}};
-}
-
-void from_json(const json& j, trial_outcome& t) {
-  t.values = parse_config_text(j.at("config").dump());
-  t.status = tune::parse_eval_status(j.at("status").get<std::string>());
-  t.time_ms = j.at("time_ms").get<double>();
-  t.retime_ms = j.value("retime_ms", 0.0);
-  t.samples = j.at("samples").get<std::size_t>();
-  t.build_s = j.at("build_s").get<double>();
-  t.message = j.at("message").get<std::string>();
-}
-
-std::vector<trial_outcome> run_trial(const kernel_definition& kernel, std::size_t shape_index,
-                                     const trial_request& request) {
+trial_context::trial_context(const kernel_definition& kernel, std::size_t shape_index, backend_kind backend,
+                             std::uint64_t seed)
+    : m_kernel(kernel), m_shape_index(shape_index), m_impl(kernel.find(backend)) {
   if (shape_index >= kernel.shapes.size()) {
     throw usage_error(fmt::format("shape index {} out of range for kernel '{}' (valid: 0..{})", shape_index,
                                   kernel.name, kernel.shapes.size() - 1));
   }
-  const implementation* impl = kernel.find(request.backend);
-  if (impl == nullptr) {
-    throw usage_error(
-        fmt::format("kernel '{}' has no {} implementation", kernel.name, to_string(request.backend)));
+  if (m_impl == nullptr) {
+    throw usage_error(fmt::format("kernel '{}' has no {} implementation", kernel.name, to_string(backend)));
   }
+  m_device = open_device(backend);
+  m_inputs = kernel.make_inputs(kernel.shapes[shape_index], seed);
+}
+
+const std::vector<host_tensor>& trial_context::expected() {
+  if (!m_expected) m_expected = m_kernel.reference(m_inputs);
+  return *m_expected;
+}
+
+std::vector<trial_outcome> run_trial(const kernel_definition& kernel, std::size_t shape_index,
+                                     const trial_request& request) {
+  trial_context context(kernel, shape_index, request.backend, request.seed);
+  return run_trial(context, request);
+}
+
+std::vector<trial_outcome> run_trial(trial_context& context, const trial_request& request) {
+  const kernel_definition& kernel = context.kernel();
   if (request.configs.empty()) throw usage_error("a trial needs at least one --config");
   if (request.phase == trial_phase::time && request.configs.size() > 2) {
     throw usage_error("a time trial takes one --config, or two: the candidate and the incumbent");
   }
-  const shape& s = kernel.shapes[shape_index];
-  const device_ptr device = open_device(request.backend);
-  const std::vector<host_tensor> inputs = kernel.make_inputs(s, request.seed);
+  const implementation* impl = &context.impl();
+  const shape& s = context.kernel_shape();
+  const device_ptr& device = context.device();
+  const std::vector<host_tensor>& inputs = context.inputs();
   const bool needs_reference = request.phase != trial_phase::compile;
-  const std::vector<host_tensor> expected =
-      needs_reference ? kernel.reference(inputs) : std::vector<host_tensor>{};
+  static const std::vector<host_tensor> no_reference;
+  const std::vector<host_tensor>& expected = needs_reference ? context.expected() : no_reference;
 
   std::vector<trial_outcome> outcomes(request.configs.size());
   std::vector<std::unique_ptr<bound_kernel>> bound(request.configs.size());

@@ -1,6 +1,7 @@
 #include <kbench/build_config.hpp>
 #include <kbench/error.hpp>
 #include <kbench/runner/config_trial.hpp>
+#include <kbench/runner/trial_server.hpp>
 #include <kbench/runner/tune_shape.hpp>
 #include <kbench/runner/worker_process.hpp>
 #include <kbench/tune/strategy.hpp>
@@ -39,10 +40,9 @@ std::string tail(const std::string& text, std::size_t max_chars = 400) {
   return t.size() > max_chars ? "..." + t.substr(t.size() - max_chars) : t;
 }
 
-/// `kbench worker` arguments of one trial (after the executable path).
-std::vector<std::string> trial_arguments(const kernel_definition& kernel, std::size_t shape_index,
-                                         const tuning_options& options, trial_phase phase,
-                                         const std::vector<config>& configs, double incumbent_ms) {
+/// `kbench worker` arguments of one compile trial (after the executable path).
+std::vector<std::string> compile_arguments(const kernel_definition& kernel, std::size_t shape_index,
+                                           const tuning_options& options, const config& values) {
   std::vector<std::string> args{"worker",
                                 "--kernel",
                                 kernel.name,
@@ -53,37 +53,49 @@ std::vector<std::string> trial_arguments(const kernel_definition& kernel, std::s
                                 "--seed",
                                 std::to_string(options.seed),
                                 "--phase",
-                                std::string(to_string(phase)),
-                                "--target-ms",
-                                fmt::format("{}", options.target_ms)};
-  for (const config& c : configs) args.insert(args.end(), {"--config", to_json_text(c)});
-  if (incumbent_ms > 0) {
-    args.insert(args.end(), {"--incumbent-ms", fmt::format("{}", incumbent_ms), "--retime-within",
-                             fmt::format("{}", options.retime_within)});
-  }
+                                std::string(to_string(trial_phase::compile)),
+                                "--config",
+                                to_json_text(values)};
   return args;
 }
 
-/// Runs one trial in a fresh worker. A worker that dies, hangs or prints garbage gives every one of its
-/// configs the matching status; this never throws for a worker's failure. `incumbent_ms` > 0: a time trial
-/// of (candidate, incumbent), see config_trial.hpp.
-std::vector<trial_outcome> run_trial_worker(const kernel_definition& kernel, std::size_t shape_index,
-                                            const tuning_options& options, trial_phase phase,
-                                            const std::vector<config>& configs, double timeout_s,
-                                            double incumbent_ms = 0) {
-  std::vector<trial_outcome> failed(configs.size());
-  for (std::size_t i = 0; i < configs.size(); ++i) failed[i].values = configs[i];
+/// The command line of the served worker that runs a search's time and retime trials (trial_server.hpp).
+std::vector<std::string> server_arguments(const kernel_definition& kernel, std::size_t shape_index,
+                                          const tuning_options& options) {
+  return {self_executable(), "worker",
+          "--kernel",        kernel.name,
+          "--shape-index",   std::to_string(shape_index),
+          "--backend",       std::string(kbench::to_string(options.backend)),
+          "--seed",          std::to_string(options.seed),
+          "--serve"};
+}
+
+trial_request make_request(const tuning_options& options, trial_phase phase, std::vector<config> configs,
+                           double incumbent_ms) {
+  trial_request request;
+  request.backend = options.backend;
+  request.seed = options.seed;
+  request.phase = phase;
+  request.configs = std::move(configs);
+  request.target_ms = options.target_ms;
+  request.incumbent_ms = incumbent_ms;
+  request.retime_within = options.retime_within;
+  return request;
+}
+
+/// Compiles one config in a fresh worker (several run in parallel). A worker that dies, hangs or prints
+/// garbage gives the config the matching status; this never throws for a worker's failure.
+trial_outcome compile_in_worker(const kernel_definition& kernel, std::size_t shape_index,
+                                const tuning_options& options, const config& values, double timeout_s) {
+  trial_outcome failed;
+  failed.values = values;
   const auto fail_all = [&](eval_status status, const std::string& why) {
-    for (auto& f : failed) {
-      f.status = status;
-      f.message = why;
-    }
+    failed.status = status;
+    failed.message = why;
     return failed;
   };
   std::vector<std::string> argv{self_executable()};
-  for (auto& a : trial_arguments(kernel, shape_index, options, phase, configs, incumbent_ms)) {
-    argv.push_back(std::move(a));
-  }
+  for (auto& a : compile_arguments(kernel, shape_index, options, values)) argv.push_back(std::move(a));
   worker_outcome outcome;
   try {
     outcome = run_worker(argv, timeout_s);
@@ -92,10 +104,9 @@ std::vector<trial_outcome> run_trial_worker(const kernel_definition& kernel, std
   }
   if (outcome.timed_out) {
     return fail_all(eval_status::timeout,
-                    fmt::format("{} worker killed after the {:.0f} s timeout", to_string(phase), timeout_s));
+                    fmt::format("compile worker killed after the {:.0f} s timeout", timeout_s));
   }
-  const eval_status died =
-      phase == trial_phase::compile ? eval_status::compile_error : eval_status::runtime_error;
+  const eval_status died = eval_status::compile_error;
   if (outcome.signal != 0) {
     return fail_all(died,
                     fmt::format("worker died on signal {} ({})", outcome.signal, strsignal(outcome.signal)));
@@ -106,11 +117,11 @@ std::vector<trial_outcome> run_trial_worker(const kernel_definition& kernel, std
   }
   try {
     const auto parsed = nlohmann::json::parse(last_line(outcome.out)).get<std::vector<trial_outcome>>();
-    if (parsed.size() != configs.size()) {
-      return fail_all(eval_status::runtime_error, fmt::format("worker returned {} results for {} configs",
-                                                              parsed.size(), configs.size()));
+    if (parsed.size() != 1) {
+      return fail_all(eval_status::runtime_error,
+                      fmt::format("worker returned {} results for 1 config", parsed.size()));
     }
-    return parsed;
+    return parsed.front();
   } catch (const std::exception& e) {
     return fail_all(eval_status::runtime_error, fmt::format("unreadable worker output ({}): {}", e.what(),
                                                             tail(outcome.out + outcome.err)));
@@ -254,6 +265,9 @@ tuning_outcome choose_config(const kernel_definition& kernel, std::size_t shape_
   // it is timed again interleaved with it in the same worker, and replaces it only if faster there.
   std::optional<std::size_t> incumbent;
   double incumbent_ms = 0;
+  // Time and retime trials go to one served worker, replaced after any failure (trial_server.hpp); compile
+  // trials run in fresh workers, in parallel.
+  trial_server server(server_arguments(kernel, shape_index, options));
   for (;;) {
     if (max_evals != 0 && entry.log.size() >= max_evals) break;
     if (options.budget.time_budget_s > 0 && seconds_since(started) >= options.budget.time_budget_s) break;
@@ -274,9 +288,8 @@ tuning_outcome choose_config(const kernel_definition& kernel, std::size_t shape_
       for (std::size_t i = 0; i < batch.size(); ++i) {
         if (resumable.count(to_json_text(configs[i])) != 0) continue;
         threads.emplace_back([&, i] {
-          compiled[i] = run_trial_worker(kernel, shape_index, options, trial_phase::compile, {configs[i]},
-                                         options.compile_timeout_s)
-                            .front();
+          compiled[i] =
+              compile_in_worker(kernel, shape_index, options, configs[i], options.compile_timeout_s);
         });
       }
       for (auto& t : threads) t.join();
@@ -292,9 +305,10 @@ tuning_outcome choose_config(const kernel_definition& kernel, std::size_t shape_
         } else {
           std::vector<config> timed{configs[i]};
           if (incumbent) timed.push_back(entry.log[*incumbent].values);
-          const auto outcomes = run_trial_worker(kernel, shape_index, options, trial_phase::time, timed,
-                                                 options.trial_timeout_s * static_cast<double>(timed.size()),
-                                                 incumbent ? incumbent_ms : 0);
+          const double timeout_s = options.trial_timeout_s * static_cast<double>(timed.size());
+          const auto outcomes = server.run(
+              make_request(options, trial_phase::time, std::move(timed), incumbent ? incumbent_ms : 0),
+              timeout_s);
           result = to_logged(outcomes.front());
           if (result.retime_ms > 0) {
             const trial_outcome& best = outcomes.back();
@@ -358,8 +372,8 @@ tuning_outcome choose_config(const kernel_definition& kernel, std::size_t shape_
     if (candidates.size() >= 2) {
       tell(fmt::format("  re-timing the {} configs within {}x of the best, interleaved", candidates.size(),
                        options.retime_within));
-      const auto retimed = run_trial_worker(kernel, shape_index, options, trial_phase::retime, candidates,
-                                            options.trial_timeout_s * static_cast<double>(candidates.size()));
+      const double timeout_s = options.trial_timeout_s * static_cast<double>(candidates.size());
+      const auto retimed = server.run(make_request(options, trial_phase::retime, candidates, 0), timeout_s);
       const trial_outcome* fastest = nullptr;
       for (const auto& r : retimed) {
         if (r.status == eval_status::ok && (fastest == nullptr || r.time_ms < fastest->time_ms)) fastest = &r;

@@ -60,14 +60,12 @@ std::vector<std::string> worker_environment() {
   return env;
 }
 
-worker_outcome run_worker(const std::vector<std::string>& argv, double timeout_s) {
-  const auto started = std::chrono::steady_clock::now();
-  pipe_pair out, err;
-
+pid_t spawn_worker(const std::vector<std::string>& argv, int stdin_fd, int stdout_fd, int stderr_fd) {
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, out.write_end, STDOUT_FILENO);
-  posix_spawn_file_actions_adddup2(&actions, err.write_end, STDERR_FILENO);
+  if (stdin_fd >= 0) posix_spawn_file_actions_adddup2(&actions, stdin_fd, STDIN_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, stdout_fd, STDOUT_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, stderr_fd, STDERR_FILENO);
   posix_spawnattr_t attributes;
   posix_spawnattr_init(&attributes);
   posix_spawnattr_setpgroup(&attributes, 0);  // its own group: terminal SIGINT goes to the runner only
@@ -85,6 +83,13 @@ worker_outcome run_worker(const std::vector<std::string>& argv, double timeout_s
   posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attributes);
   if (spawned != 0) KBENCH_THROW("cannot start {}: {}", argv.at(0), std::strerror(spawned));
+  return pid;
+}
+
+worker_outcome run_worker(const std::vector<std::string>& argv, double timeout_s) {
+  const auto started = std::chrono::steady_clock::now();
+  pipe_pair out, err;
+  const pid_t pid = spawn_worker(argv, -1, out.write_end, err.write_end);
   out.close_write();
   err.close_write();
 

@@ -1,6 +1,6 @@
 #pragma once
-// The autotuner's unit of work, run inside a fresh `kbench worker` process (never in the tuning process: a
-// config that crashes or hangs costs only its worker). Three phases:
+// The autotuner's unit of work, run inside a `kbench worker` process (never in the tuning process: a config
+// that crashes or hangs costs only its worker). Three phases:
 //   compile  binds each config (builds the program; for OpenCL the driver's on-disk program cache then makes
 //            the later timing worker's build a cache hit), no timing. Run in parallel, one per core.
 //   time     binds one config, checks its output against the torch reference, then times it with the
@@ -12,51 +12,46 @@
 //   retime   binds several configs that all passed, and times them interleaved (a, b, c, a, b, c, ...) so
 //            that the final pick is not decided by drift in the machine.
 
-#include <kbench/config.hpp>
+#include <kbench/device.hpp>
+#include <kbench/host_tensor.hpp>
 #include <kbench/kernel.hpp>
-#include <kbench/tune/evaluation.hpp>
-
-#include <nlohmann/json.hpp>
+#include <kbench/runner/trial_messages.hpp>
 
 #include <cstdint>
-#include <string>
-#include <string_view>
+#include <optional>
 #include <vector>
 
 namespace kbench::runner {
 
-enum class trial_phase { compile, time, retime };
-[[nodiscard]] std::string_view to_string(trial_phase phase);
-/// Throws usage_error listing the valid names.
-[[nodiscard]] trial_phase parse_trial_phase(std::string_view name);
+/// What every trial of one kernel x shape x backend x seed shares: the device, the inputs and, made on first
+/// use, the torch reference. A serving worker (`kbench worker --serve`) keeps one for all its trials.
+class trial_context {
+ public:
+  /// Throws usage_error for a shape index out of range or a backend the kernel lacks.
+  trial_context(const kernel_definition& kernel, std::size_t shape_index, backend_kind backend,
+                std::uint64_t seed);
+  [[nodiscard]] const kernel_definition& kernel() const { return m_kernel; }
+  [[nodiscard]] const implementation& impl() const { return *m_impl; }
+  [[nodiscard]] const shape& kernel_shape() const { return m_kernel.shapes[m_shape_index]; }
+  [[nodiscard]] const device_ptr& device() const { return m_device; }
+  [[nodiscard]] const std::vector<host_tensor>& inputs() const { return m_inputs; }
+  [[nodiscard]] const std::vector<host_tensor>& expected();  // computed by torch on first call
 
-struct trial_request {
-  backend_kind backend = backend_kind::cpu;
-  std::uint64_t seed = 0;
-  trial_phase phase = trial_phase::time;
-  std::vector<config>
-      configs;              // one for compile, one or two (candidate, incumbent) for time, several for retime
-  double target_ms = 50;    // [ms] the budget the timed calls fill (retime: per config)
-  double incumbent_ms = 0;  // [ms] time: the incumbent's best known time (with a second config)
-  double retime_within = 1.5;  // [ratio] time: the candidate is re-timed against the incumbent if within
+ private:
+  const kernel_definition& m_kernel;
+  std::size_t m_shape_index;
+  const implementation* m_impl;
+  device_ptr m_device;
+  std::vector<host_tensor> m_inputs;
+  std::optional<std::vector<host_tensor>> m_expected;
 };
 
-struct trial_outcome {
-  config values;
-  tune::eval_status status = tune::eval_status::ok;
-  double time_ms = 0;    // [ms] median synchronized wall latency; 0 unless timed and ok
-  double retime_ms = 0;  // [ms] median when timed interleaved with the incumbent (time phase); 0 if not
-  std::size_t samples = 0;
-  double build_s = 0;   // [s] binding (program build) time
-  std::string message;  // why it failed
-};
+/// Runs the request in this process; one outcome per config, in order. Failures of a config (build error,
+/// exception, wrong result, broken sync) become its status; only a crash or a hang escapes, and the parent
+/// sees those as the worker's death or timeout. The request's backend and seed must be the context's.
+[[nodiscard]] std::vector<trial_outcome> run_trial(trial_context& context, const trial_request& request);
 
-void to_json(nlohmann::json& j, const trial_outcome& t);
-void from_json(const nlohmann::json& j, trial_outcome& t);
-
-/// Runs the request on `kernel` at shape `shape_index` in this process; one outcome per config, in order.
-/// Failures of a config (build error, exception, wrong result, broken sync) become its status; only a crash
-/// or a hang escapes, and the parent sees those as the worker's death or timeout.
+/// The same, with a context of its own.
 [[nodiscard]] std::vector<trial_outcome> run_trial(const kernel_definition& kernel, std::size_t shape_index,
                                                    const trial_request& request);
 

@@ -3,6 +3,8 @@
 // initialized is undefined), so that a kernel that crashes or hangs costs only its own shape. The child runs
 // in its own process group: a Ctrl-C at the terminal reaches the runner, which lets the current shape finish.
 
+#include <sys/types.h>
+
 #include <string>
 #include <vector>
 
@@ -20,6 +22,11 @@ struct worker_outcome {
 /// Starts `argv` (argv[0] = the executable path), waits at most `timeout_s` seconds (<= 0: no limit), and
 /// collects its output. Throws kbench::error only when the process cannot be started.
 [[nodiscard]] worker_outcome run_worker(const std::vector<std::string>& argv, double timeout_s);
+
+/// Starts `argv` in its own process group with the worker environment and the given descriptors as its
+/// standard input (-1: inherited), output and error; returns its pid. Throws kbench::error if it cannot.
+[[nodiscard]] pid_t spawn_worker(const std::vector<std::string>& argv, int stdin_fd, int stdout_fd,
+                                 int stderr_fd);
 
 /// libgomp's spin count in workers (unless GOMP_SPINCOUNT is set): about 0.1-0.5 ms of polling on this
 /// machine instead of the default 300000 (milliseconds). Torch's OpenMP threads still poll through its
