@@ -10,9 +10,8 @@
 
 #include <algorithm>
 #include <chrono>
-#include <csignal>
-#include <cstring>
 #include <map>
+#include <memory>
 #include <thread>
 
 namespace kbench::runner {
@@ -24,39 +23,6 @@ using tune::logged_evaluation;
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
-std::string last_line(const std::string& text) {
-  std::size_t end = text.find_last_not_of("\r\n \t");
-  if (end == std::string::npos) return {};
-  const std::size_t begin = text.rfind('\n', end);
-  return text.substr(begin == std::string::npos ? 0 : begin + 1,
-                     end + 1 - (begin == std::string::npos ? 0 : begin + 1));
-}
-
-std::string tail(const std::string& text, std::size_t max_chars = 400) {
-  std::string t = text;
-  while (!t.empty() && (t.back() == '\n' || t.back() == '\r')) t.pop_back();
-  return t.size() > max_chars ? "..." + t.substr(t.size() - max_chars) : t;
-}
-
-/// `kbench worker` arguments of one compile trial (after the executable path).
-std::vector<std::string> compile_arguments(const kernel_definition& kernel, std::size_t shape_index,
-                                           const tuning_options& options, const config& values) {
-  std::vector<std::string> args{"worker",
-                                "--kernel",
-                                kernel.name,
-                                "--shape-index",
-                                std::to_string(shape_index),
-                                "--backend",
-                                std::string(kbench::to_string(options.backend)),
-                                "--seed",
-                                std::to_string(options.seed),
-                                "--phase",
-                                std::string(to_string(trial_phase::compile)),
-                                "--config",
-                                to_json_text(values)};
-  return args;
 }
 
 /// The command line of the served worker that runs a search's time and retime trials (trial_server.hpp).
@@ -81,51 +47,6 @@ trial_request make_request(const tuning_options& options, trial_phase phase, std
   request.incumbent_ms = incumbent_ms;
   request.retime_within = options.retime_within;
   return request;
-}
-
-/// Compiles one config in a fresh worker (several run in parallel). A worker that dies, hangs or prints
-/// garbage gives the config the matching status; this never throws for a worker's failure.
-trial_outcome compile_in_worker(const kernel_definition& kernel, std::size_t shape_index,
-                                const tuning_options& options, const config& values, double timeout_s) {
-  trial_outcome failed;
-  failed.values = values;
-  const auto fail_all = [&](eval_status status, const std::string& why) {
-    failed.status = status;
-    failed.message = why;
-    return failed;
-  };
-  std::vector<std::string> argv{self_executable()};
-  for (auto& a : compile_arguments(kernel, shape_index, options, values)) argv.push_back(std::move(a));
-  worker_outcome outcome;
-  try {
-    outcome = run_worker(argv, timeout_s);
-  } catch (const std::exception& e) {
-    return fail_all(eval_status::runtime_error, fmt::format("cannot start a worker: {}", e.what()));
-  }
-  if (outcome.timed_out) {
-    return fail_all(eval_status::timeout,
-                    fmt::format("compile worker killed after the {:.0f} s timeout", timeout_s));
-  }
-  const eval_status died = eval_status::compile_error;
-  if (outcome.signal != 0) {
-    return fail_all(died,
-                    fmt::format("worker died on signal {} ({})", outcome.signal, strsignal(outcome.signal)));
-  }
-  if (outcome.exit_code != 0) {
-    return fail_all(died,
-                    fmt::format("worker exited with status {}: {}", outcome.exit_code, tail(outcome.err)));
-  }
-  try {
-    const auto parsed = nlohmann::json::parse(last_line(outcome.out)).get<std::vector<trial_outcome>>();
-    if (parsed.size() != 1) {
-      return fail_all(eval_status::runtime_error,
-                      fmt::format("worker returned {} results for 1 config", parsed.size()));
-    }
-    return parsed.front();
-  } catch (const std::exception& e) {
-    return fail_all(eval_status::runtime_error, fmt::format("unreadable worker output ({}): {}", e.what(),
-                                                            tail(outcome.out + outcome.err)));
-  }
 }
 
 logged_evaluation to_logged(const trial_outcome& t) {
@@ -265,9 +186,15 @@ tuning_outcome choose_config(const kernel_definition& kernel, std::size_t shape_
   // it is timed again interleaved with it in the same worker, and replaces it only if faster there.
   std::optional<std::size_t> incumbent;
   double incumbent_ms = 0;
-  // Time and retime trials go to one served worker, replaced after any failure (trial_server.hpp); compile
-  // trials run in fresh workers, in parallel.
+  // Served workers (trial_server.hpp), each replaced by a fresh one after any failure: one per core for the
+  // compile trials, which run in parallel, and one for the time and retime trials, which run alone.
   trial_server server(server_arguments(kernel, shape_index, options));
+  std::vector<std::unique_ptr<trial_server>> compilers;
+  if (compiles) {
+    for (std::size_t i = 0; i < batch_size; ++i) {
+      compilers.push_back(std::make_unique<trial_server>(server_arguments(kernel, shape_index, options)));
+    }
+  }
   for (;;) {
     if (max_evals != 0 && entry.log.size() >= max_evals) break;
     if (options.budget.time_budget_s > 0 && seconds_since(started) >= options.budget.time_budget_s) break;
@@ -283,13 +210,16 @@ tuning_outcome choose_config(const kernel_definition& kernel, std::size_t shape_
     for (tune::config_id id : batch) configs.push_back(valid.to_config(id));
     std::vector<std::optional<trial_outcome>> compiled(batch.size());
     if (compiles) {
-      // One worker per config, all at once (the batch is at most one per core); each has its own timeout.
+      // One config per compile worker, all at once (the batch is at most one per core); each has its own
+      // timeout.
       std::vector<std::thread> threads;
       for (std::size_t i = 0; i < batch.size(); ++i) {
         if (resumable.count(to_json_text(configs[i])) != 0) continue;
         threads.emplace_back([&, i] {
-          compiled[i] =
-              compile_in_worker(kernel, shape_index, options, configs[i], options.compile_timeout_s);
+          compiled[i] = compilers[i]
+                            ->run(make_request(options, trial_phase::compile, {configs[i]}, 0),
+                                  options.compile_timeout_s)
+                            .front();
         });
       }
       for (auto& t : threads) t.join();

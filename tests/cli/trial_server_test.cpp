@@ -1,6 +1,6 @@
 // The served tuning worker (runner/trial_server.hpp) with the real kbench binary and the add kernel on the
-// cpu backend: trials that pass share one worker; a config that returns wrong values, crashes or hangs gets
-// its status, and the next trial runs in a fresh worker.
+// cpu backend (compile trials on opencl): trials that pass share one worker; a config that returns wrong
+// values, crashes or hangs gets its status, and the next trial runs in a fresh worker.
 
 #include <kbench/runner/trial_server.hpp>
 
@@ -101,6 +101,30 @@ TEST(TrialServer, WrongCrashAndHangGetTheirStatusAndTheNextTrialAFreshWorker) {
   const trial_outcome after = server.run(time_request(configs[3]), 60).at(0);
   EXPECT_EQ(after.status, eval_status::ok) << after.message;
   EXPECT_EQ(server.workers_started(), 4) << "a fresh worker after the hang";
+}
+
+TEST(TrialServer, CompileTrialsOnOpenclShareOneWorker) {
+  const auto r = run_kbench("tune --kernel add --backend opencl --shape-index 0 --show-space");
+  if (r.exit_code != 0) GTEST_SKIP() << "no opencl backend here: " << r.output;
+  std::vector<std::string> configs;
+  std::istringstream in(r.output);
+  for (std::string line; std::getline(in, line) && configs.size() < 2;) {
+    if (!line.empty()) configs.push_back(line);
+  }
+  ASSERT_EQ(configs.size(), 2u);
+  runner::trial_server server(
+      {KBENCH_EXE, "worker", "--kernel", "add", "--shape-index", "0", "--backend", "opencl", "--serve"});
+  for (const auto& c : configs) {
+    trial_request request;
+    request.phase = trial_phase::compile;
+    request.configs = {parse_config_text(c)};
+    const auto outcomes = server.run(request, 120);
+    ASSERT_EQ(outcomes.size(), 1u);
+    EXPECT_EQ(outcomes[0].status, eval_status::ok) << outcomes[0].message;
+    EXPECT_GT(outcomes[0].build_s, 0) << "the program was built";
+    EXPECT_EQ(outcomes[0].time_ms, 0) << "a compile trial times nothing";
+  }
+  EXPECT_EQ(server.workers_started(), 1);
 }
 
 TEST(TrialServer, AWorkerThatCannotStartIsARuntimeError) {
