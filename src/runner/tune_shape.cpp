@@ -25,7 +25,7 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-/// The command line of the served worker that runs a search's time and retime trials (trial_server.hpp).
+/// The command line of a served worker for this search (trial_server.hpp): compile, time and retime trials.
 std::vector<std::string> server_arguments(const kernel_definition& kernel, std::size_t shape_index,
                                           const tuning_options& options) {
   return {self_executable(), "worker",
