@@ -1,10 +1,11 @@
 #pragma once
 // Choosing the config of one kernel x shape x backend: from the tuning cache, or by searching the kernel's
-// tuning space with config trials in fresh worker processes (config_trial.hpp), or the default config.
+// tuning space with config trials in served worker processes (config_trial.hpp, trial_server.hpp), or the
+// default config.
 //
 // The search asks the strategy for a batch of configs (one per core on compiled backends, one on the cpu
 // backend, which has nothing to compile), compiles the batch in parallel workers with a compile timeout,
-// then times each config alone in its own worker with a per-config timeout (correctness checked first). A
+// then times each config alone in the timing worker with a per-config timeout (correctness checked first). A
 // config that comes within `retime_within` (1.5x) of the best so far is timed again in the same worker,
 // interleaved with that best (a b a b ...): it becomes the best only if it is faster there, so a config
 // timed alone during a quiet moment of the machine does not win by luck. The strategy is told every
