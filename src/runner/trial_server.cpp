@@ -83,14 +83,15 @@ void trial_server::start() {
   ++m_started;
 }
 
-void trial_server::stop(bool kill) {
-  if (m_pid < 0) return;
+int trial_server::stop(bool kill) {
+  if (m_pid < 0) return 0;
   close_fd(m_to_worker);  // a served worker exits at the end of its input
   if (kill) ::kill(-m_pid, SIGKILL);
-  (void)reap(m_pid, kill ? std::chrono::milliseconds(0) : exit_grace);
+  const int status = reap(m_pid, kill ? std::chrono::milliseconds(0) : exit_grace);
   close_fd(m_from_worker);
   close_fd(m_worker_errors);
   m_pid = -1;
+  return status;
 }
 
 std::vector<trial_outcome> trial_server::run(const trial_request& request, double timeout_s) {
@@ -108,12 +109,7 @@ std::vector<trial_outcome> trial_server::run(const trial_request& request, doubl
       request.phase == trial_phase::compile ? eval_status::compile_error : eval_status::runtime_error;
   // The worker ended before answering: its exit status says how.
   const auto fail_dead = [&] {
-    const pid_t pid = m_pid;
-    close_fd(m_to_worker);
-    const int status = reap(pid, exit_grace);
-    m_pid = -1;
-    close_fd(m_from_worker);
-    close_fd(m_worker_errors);
+    const int status = stop(false);
     if (WIFSIGNALED(status)) {
       return fail_all(
           died, fmt::format("worker died on signal {} ({})", WTERMSIG(status), strsignal(WTERMSIG(status))));
@@ -172,6 +168,9 @@ std::vector<trial_outcome> trial_server::run(const trial_request& request, doubl
       }
       at = end + 1;
     }
+    // Lines read so far hold no answer: drop them, so that a long-lived worker's other output is neither
+    // kept nor scanned again.
+    m_out.erase(0, m_out.rfind('\n') == std::string::npos ? 0 : m_out.rfind('\n') + 1);
     const double left_s =
         timeout_s - std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     if (timeout_s > 0 && left_s <= 0) {

@@ -42,8 +42,9 @@ class trial_server {
 
  private:
   void start();
-  /// Ends the worker: closes its input, then kills its group if `kill` (or if it does not exit at once).
-  void stop(bool kill);
+  /// Ends the worker: closes its input, then kills its group if `kill` (or if it does not exit within a few
+  /// seconds). Returns its wait status (0 if none ran).
+  int stop(bool kill);
 
   std::vector<std::string> m_argv;
   pid_t m_pid = -1;
