@@ -16,6 +16,7 @@
 #include "commands.hpp"
 #include "text_table.hpp"
 #include "tolerance_option.hpp"
+#include "tuning_summary.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -213,6 +214,7 @@ int run(const run_command& command) {
   };
   std::size_t cache_hits = 0, tuned = 0, misses = 0;
   double tuning_total_s = 0;
+  tuning_summary tuning_by_kernel;
   if (options.run_kbench) {
     options.plan_item = [&](const runner::suite_item& item) {
       runner::item_plan plan_of_item;
@@ -223,6 +225,7 @@ int run(const run_command& command) {
       plan_of_item.tuning_s = chosen.tuning_s;
       plan_of_item.tuning_evaluations = chosen.evaluations;
       tuning_total_s += chosen.tuning_s;
+      tuning_by_kernel.add(item.kernel->name, chosen);
       switch (chosen.source) {
         case runner::config_source::cache_miss:
           ++misses;
@@ -322,6 +325,7 @@ int run(const run_command& command) {
         "Configs: {} tuned ({:.1f} s tuning), {} from the tuning cache, {} cache misses; cache {}\n", tuned,
         tuning_total_s, cache_hits, misses,
         tuning.cache == runner::cache_mode::off ? std::string("off") : tuning.cache_directory.string());
+    if (!tuning_by_kernel.empty()) fmt::print("Tuning per kernel:\n{}", tuning_by_kernel.render());
   }
   if (peak) {
     fmt::print(

@@ -10,6 +10,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -111,12 +112,18 @@ TEST(TuneCli, TwoPassRunRecordsTunedResultsFromTheCache) {
   const auto first = run_kbench_env(env_for(cache), "run --effort quick --max-evals 3" + select + fast);
   EXPECT_EQ(first.exit_code, 0) << first.output;
   EXPECT_NE(first.output.find("Configs: 1 tuned"), std::string::npos) << first.output;
+  // The per-kernel tuning table: exp, 1 shape tuned, 3 configs evaluated, none failed or resumed.
+  EXPECT_TRUE(
+      std::regex_search(first.output, std::regex(R"((^|\n)exp +\| 1 +\| 3 +\| 0 +\| 0 +\| [0-9]+\.[0-9]\n)")))
+      << first.output;
 
   const auto second =
       run_kbench_env(env_for(cache), "run --assert-cache-hit --output " + out.string() + select + fast);
   EXPECT_EQ(second.exit_code, 0) << second.output;
   EXPECT_NE(second.output.find("Configs: 0 tuned (0.0 s tuning), 1 from the tuning cache"), std::string::npos)
       << second.output;
+  EXPECT_EQ(second.output.find("Tuning per kernel"), std::string::npos) << "nothing was tuned\n"
+                                                                        << second.output;
   const auto records = read_json(out);
   bool saw_latency = false;
   for (const auto& rec : records) {

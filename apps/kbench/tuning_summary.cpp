@@ -1,0 +1,46 @@
+#include "tuning_summary.hpp"
+
+#include "text_table.hpp"
+
+#include <fmt/format.h>
+
+namespace kbench::cli {
+
+void tuning_summary::add(const std::string& kernel, const runner::tuning_outcome& outcome) {
+  if (outcome.source != runner::config_source::tuned &&
+      outcome.source != runner::config_source::no_valid_config) {
+    return;
+  }
+  row& r = m_rows[kernel];
+  ++r.shapes;
+  r.configs += outcome.evaluations;
+  r.failed += outcome.failed;
+  r.resumed += outcome.resumed;
+  r.seconds += outcome.tuning_s;
+}
+
+std::string tuning_summary::render() const {
+  if (m_rows.empty()) return {};
+  text_table table({"Kernel", "Shapes tuned", "Configs evaluated", "Failed", "Resumed", "Tuning (s)"});
+  row total;
+  const auto cells = [](const std::string& name, const row& r) {
+    return std::vector<std::string>{name,
+                                    std::to_string(r.shapes),
+                                    std::to_string(r.configs),
+                                    std::to_string(r.failed),
+                                    std::to_string(r.resumed),
+                                    fmt::format("{:.1f}", r.seconds)};
+  };
+  for (const auto& [kernel, r] : m_rows) {
+    table.add_row(cells(kernel, r));
+    total.shapes += r.shapes;
+    total.configs += r.configs;
+    total.failed += r.failed;
+    total.resumed += r.resumed;
+    total.seconds += r.seconds;
+  }
+  if (m_rows.size() > 1) table.add_row(cells("total", total));
+  return table.render();
+}
+
+}  // namespace kbench::cli
