@@ -6,17 +6,27 @@
 
 namespace kbench {
 
+std::vector<buffer_ptr> upload_inputs(device& target, const std::vector<host_tensor>& inputs) {
+  std::vector<buffer_ptr> buffers;
+  for (const host_tensor& input : inputs) {
+    buffer_ptr b = target.allocate(input.bytes());
+    b->write(input.values.data(), input.bytes());
+    buffers.push_back(std::move(b));
+  }
+  return buffers;
+}
+
 bound_kernel::bound_kernel(const kernel_definition& kernel, const implementation& impl, device_ptr device,
                            const shape& s, const std::vector<host_tensor>& inputs, config cfg)
+    : bound_kernel(kernel, impl, device, s, upload_inputs(*device, inputs), std::move(cfg)) {}
+
+bound_kernel::bound_kernel(const kernel_definition& kernel, const implementation& impl, device_ptr device,
+                           const shape& s, std::vector<buffer_ptr> device_inputs, config cfg)
     : m_name(fmt::format("{}/{}", kernel.name, to_string(impl.backend))),
       m_backend(impl.backend),
       m_device(std::move(device)),
-      m_config(cfg.empty() ? impl.default_config : std::move(cfg)) {
-  for (const host_tensor& input : inputs) {
-    buffer_ptr b = m_device->allocate(input.bytes());
-    b->write(input.values.data(), input.bytes());
-    m_inputs.push_back(std::move(b));
-  }
+      m_config(cfg.empty() ? impl.default_config : std::move(cfg)),
+      m_inputs(std::move(device_inputs)) {
   m_launch = impl.bind(kernel_args{m_device, s, m_config, m_inputs});
 }
 

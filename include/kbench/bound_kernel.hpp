@@ -9,12 +9,18 @@
 
 namespace kbench {
 
+/// Allocates one buffer per input on `device` and writes the input into it.
+[[nodiscard]] std::vector<buffer_ptr> upload_inputs(device& target, const std::vector<host_tensor>& inputs);
+
 class bound_kernel {
  public:
   /// Uploads `inputs` to `device` and binds `impl` with `cfg` (empty: the implementation's default config).
   /// Throws kbench::error when the implementation cannot be built for this shape, config or device.
   bound_kernel(const kernel_definition& kernel, const implementation& impl, device_ptr device, const shape& s,
                const std::vector<host_tensor>& inputs, config cfg = {});
+  /// The same with inputs already on `device` (upload_inputs), which the bound kernel shares with the caller.
+  bound_kernel(const kernel_definition& kernel, const implementation& impl, device_ptr device, const shape& s,
+               std::vector<buffer_ptr> device_inputs, config cfg = {});
 
   /// The target for bench/measure: call = one launch, barrier = the device's barrier.
   [[nodiscard]] bench_target target() const;

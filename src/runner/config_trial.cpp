@@ -66,6 +66,34 @@ trial_context::trial_context(const kernel_definition& kernel, std::size_t shape_
   m_inputs = kernel.make_inputs(kernel.shapes[shape_index], seed);
 }
 
+const std::vector<buffer_ptr>& trial_context::fresh_device_inputs() {
+  if (m_device_inputs.empty()) {
+    m_device_inputs = upload_inputs(*m_device, m_inputs);
+    return m_device_inputs;
+  }
+  // Nothing may still read them. An error the barrier rethrows belongs to an earlier config's call, which
+  // already has its status (run_trial turns every exception of a run or a timing into one).
+  try {
+    m_device->barrier();
+  } catch (const std::exception&) {
+  }
+  for (std::size_t i = 0; i < m_inputs.size(); ++i) {
+    m_device_inputs[i]->write(m_inputs[i].values.data(), m_inputs[i].bytes());
+  }
+  return m_device_inputs;
+}
+
+std::shared_ptr<bound_kernel> trial_context::checked_binding(const config& values) const {
+  for (const auto& [kept, binding] : m_checked) {
+    if (kept == values) return binding;
+  }
+  return nullptr;
+}
+
+void trial_context::keep_checked(std::vector<std::pair<config, std::shared_ptr<bound_kernel>>> bindings) {
+  m_checked = std::move(bindings);
+}
+
 const std::vector<host_tensor>& trial_context::expected() {
   if (!m_expected) m_expected = m_kernel.reference(m_inputs);
   return *m_expected;
@@ -86,13 +114,12 @@ std::vector<trial_outcome> run_trial(trial_context& context, const trial_request
   const implementation* impl = &context.impl();
   const shape& s = context.kernel_shape();
   const device_ptr& device = context.device();
-  const std::vector<host_tensor>& inputs = context.inputs();
   const bool needs_reference = request.phase != trial_phase::compile;
   static const std::vector<host_tensor> no_reference;
   const std::vector<host_tensor>& expected = needs_reference ? context.expected() : no_reference;
 
   std::vector<trial_outcome> outcomes(request.configs.size());
-  std::vector<std::unique_ptr<bound_kernel>> bound(request.configs.size());
+  std::vector<std::shared_ptr<bound_kernel>> bound(request.configs.size());
   for (std::size_t i = 0; i < request.configs.size(); ++i) outcomes[i].values = request.configs[i];
   // Builds config i, then (unless compiling only) checks its output against the reference; a failure becomes
   // its status and leaves bound[i] empty.
@@ -100,7 +127,12 @@ std::vector<trial_outcome> run_trial(trial_context& context, const trial_request
     trial_outcome& out = outcomes[i];
     const auto start = std::chrono::steady_clock::now();
     try {
-      bound[i] = std::make_unique<bound_kernel>(kernel, *impl, device, s, inputs, out.values);
+      const std::vector<buffer_ptr>& inputs = context.fresh_device_inputs();
+      if (needs_reference) {
+        bound[i] = context.checked_binding(out.values);
+        if (bound[i]) return;  // bound and checked by an earlier trial of this context
+      }
+      bound[i] = std::make_shared<bound_kernel>(kernel, *impl, device, s, inputs, out.values);
     } catch (const std::exception& e) {
       out.status = eval_status::compile_error;
       out.message = e.what();
@@ -173,9 +205,17 @@ std::vector<trial_outcome> run_trial(trial_context& context, const trial_request
   time_together({0}, &trial_outcome::time_ms);
   const bool near_the_best = outcomes[0].status == eval_status::ok && request.incumbent_ms > 0 &&
                              outcomes[0].time_ms <= request.retime_within * request.incumbent_ms;
-  if (bound.size() < 2 || !near_the_best) return outcomes;
-  bind_and_check(1);
-  if (bound[1]) time_together({0, 1}, &trial_outcome::retime_ms);
+  if (bound.size() >= 2 && near_the_best) {
+    bind_and_check(1);
+    if (bound[1]) time_together({0, 1}, &trial_outcome::retime_ms);
+  }
+  // Keep the candidate, which may be the next incumbent, and the incumbent, rebuilt or not.
+  std::vector<std::pair<config, std::shared_ptr<bound_kernel>>> keep;
+  for (std::size_t i = 0; i < bound.size(); ++i) {
+    std::shared_ptr<bound_kernel> binding = bound[i] ? bound[i] : context.checked_binding(request.configs[i]);
+    if (binding && outcomes[i].status == eval_status::ok) keep.emplace_back(request.configs[i], binding);
+  }
+  context.keep_checked(std::move(keep));
   return outcomes;
 }
 
