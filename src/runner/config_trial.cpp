@@ -66,11 +66,13 @@ trial_context::trial_context(const kernel_definition& kernel, std::size_t shape_
   m_inputs = kernel.make_inputs(kernel.shapes[shape_index], seed);
 }
 
+const std::vector<buffer_ptr>& trial_context::device_inputs() {
+  if (m_device_inputs.size() != m_inputs.size()) m_device_inputs = upload_inputs(*m_device, m_inputs);
+  return m_device_inputs;
+}
+
 const std::vector<buffer_ptr>& trial_context::fresh_device_inputs() {
-  if (m_device_inputs.empty()) {
-    m_device_inputs = upload_inputs(*m_device, m_inputs);
-    return m_device_inputs;
-  }
+  if (m_device_inputs.size() != m_inputs.size()) return device_inputs();
   // Nothing may still read them. An error the barrier rethrows belongs to an earlier config's call, which
   // already has its status (run_trial turns every exception of a run or a timing into one).
   try {
@@ -127,7 +129,9 @@ std::vector<trial_outcome> run_trial(trial_context& context, const trial_request
     trial_outcome& out = outcomes[i];
     const auto start = std::chrono::steady_clock::now();
     try {
-      const std::vector<buffer_ptr>& inputs = context.fresh_device_inputs();
+      // A compile trial runs nothing, so no config before it can have written into the inputs.
+      const std::vector<buffer_ptr>& inputs =
+          needs_reference ? context.fresh_device_inputs() : context.device_inputs();
       if (needs_reference) {
         bound[i] = context.checked_binding(out.values);
         if (bound[i]) return;  // bound and checked by an earlier trial of this context

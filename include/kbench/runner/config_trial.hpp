@@ -39,9 +39,11 @@ class trial_context {
   [[nodiscard]] const device_ptr& device() const { return m_device; }
   [[nodiscard]] const std::vector<host_tensor>& inputs() const { return m_inputs; }
   [[nodiscard]] const std::vector<host_tensor>& expected();  // computed by torch on first call
-  /// The inputs on the device, allocated on the first call and written again from inputs() on every later
-  /// one: a config that wrote into its inputs cannot spoil the next config's check. Rewriting costs a copy;
-  /// allocating afresh for every config cost more (0.43 s of page faults for add [4096,4096] on the cpu).
+  /// The inputs on the device, allocated and written on the first call of either. Every binding uses these
+  /// buffers: allocating afresh for every config cost 0.43 s of page faults for add [4096,4096] on the cpu.
+  [[nodiscard]] const std::vector<buffer_ptr>& device_inputs();
+  /// The same, written again from inputs() if they were already there, so that a config that wrote into its
+  /// inputs cannot spoil the next config's check or timing (a copy per config instead of an allocation).
   [[nodiscard]] const std::vector<buffer_ptr>& fresh_device_inputs();
 
   /// A config this context already bound and checked, kept for the next trials (nullptr when not kept): the
@@ -58,7 +60,7 @@ class trial_context {
   device_ptr m_device;
   std::vector<host_tensor> m_inputs;
   std::optional<std::vector<host_tensor>> m_expected;
-  std::vector<buffer_ptr> m_device_inputs;  // empty until fresh_device_inputs() first runs
+  std::vector<buffer_ptr> m_device_inputs;  // empty until device_inputs() first runs
   std::vector<std::pair<config, std::shared_ptr<bound_kernel>>> m_checked;
 };
 
