@@ -6,17 +6,21 @@
 
 namespace kbench::cli {
 
+tuning_summary::row& tuning_summary::row::operator+=(const row& other) {
+  shapes += other.shapes;
+  configs += other.configs;
+  failed += other.failed;
+  resumed += other.resumed;
+  seconds += other.seconds;
+  return *this;
+}
+
 void tuning_summary::add(const std::string& kernel, const runner::tuning_outcome& outcome) {
   if (outcome.source != runner::config_source::tuned &&
       outcome.source != runner::config_source::no_valid_config) {
     return;
   }
-  row& r = m_rows[kernel];
-  ++r.shapes;
-  r.configs += outcome.evaluations;
-  r.failed += outcome.failed;
-  r.resumed += outcome.resumed;
-  r.seconds += outcome.tuning_s;
+  m_rows[kernel] += row{1, outcome.evaluations, outcome.failed, outcome.resumed, outcome.tuning_s};
 }
 
 std::string tuning_summary::render() const {
@@ -33,11 +37,7 @@ std::string tuning_summary::render() const {
   };
   for (const auto& [kernel, r] : m_rows) {
     table.add_row(cells(kernel, r));
-    total.shapes += r.shapes;
-    total.configs += r.configs;
-    total.failed += r.failed;
-    total.resumed += r.resumed;
-    total.seconds += r.seconds;
+    total += r;
   }
   if (m_rows.size() > 1) table.add_row(cells("total", total));
   return table.render();

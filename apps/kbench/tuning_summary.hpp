@@ -26,6 +26,7 @@ class tuning_summary {
     std::size_t failed = 0;
     std::size_t resumed = 0;  // taken from an interrupted tuning's checkpoint
     double seconds = 0;       // [s] of tuning in this run
+    row& operator+=(const row& other);
   };
   std::map<std::string, row> m_rows;  // by kernel name, sorted
 };
