@@ -1,6 +1,8 @@
 #pragma once
 // Runs the kbench binary built beside the tests (KBENCH_EXE) and captures its output and exit status.
 
+#include "support/scratch_dir.hpp"
+
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -32,15 +34,6 @@ inline process_result run_kbench_env(const std::string& env_prefix, const std::s
 
 inline process_result run_kbench(const std::string& args) {
   return run_kbench_env("", args);
-}
-
-/// A fresh empty directory for one test's files.
-inline std::filesystem::path scratch_dir(const std::string& name) {
-  auto dir =
-      std::filesystem::temp_directory_path() / ("kbench-cli-test-" + name + "-" + std::to_string(getpid()));
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  return dir;
 }
 
 }  // namespace kbench::test

@@ -1,11 +1,11 @@
 // The SQLite history store: round trip of real v3 records, atomic adds, and bad databases.
 
+#include "support/scratch_dir.hpp"
 #include "unit/history_round_trip.hpp"
 
 #include <kbench/error.hpp>
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -14,11 +14,7 @@ namespace kbench::test {
 namespace {
 
 std::filesystem::path fresh_dir(const std::string& name) {
-  auto dir =
-      std::filesystem::temp_directory_path() / ("kbench-history-" + name + "-" + std::to_string(getpid()));
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  return dir;
+  return scratch_dir("history-" + name);
 }
 
 TEST(HistorySqlite, RoundTripOfRealRecordsThroughAPlainPath) {

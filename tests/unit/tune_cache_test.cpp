@@ -1,5 +1,7 @@
 // The tuning cache: keys, round trips, corrupt files, concurrent writers, the miss description.
 
+#include "support/scratch_dir.hpp"
+
 #include <kbench/tune/cache.hpp>
 
 #include <fmt/format.h>
@@ -21,10 +23,7 @@ namespace {
 namespace fs = std::filesystem;
 
 fs::path fresh_dir(const std::string& name) {
-  const fs::path dir = fs::temp_directory_path() / fmt::format("kbench-cache-test-{}-{}", name, ::getpid());
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
+  return test::scratch_dir("cache-test-" + name);
 }
 
 cache_key sample_key() {
