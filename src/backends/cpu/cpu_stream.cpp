@@ -1,5 +1,6 @@
 #include "backends/cpu/cpu_stream.hpp"
 
+#include "backends/cpu/placement.hpp"
 #include "backends/cpu/poll.hpp"
 
 #include <chrono>
@@ -16,6 +17,8 @@ std::int64_t steady_now_ns() {
 }  // namespace
 
 void cpu_event::wait() {
+  // Polling on the dispatcher's core would take turns with it at every launch (placement.hpp).
+  step_off_cpu(m_dispatcher_cpu);
   // Poll briefly before sleeping (poll.hpp): a futex wake-up would land inside every timed window. Short
   // kernels finish within the poll; long ones lose at most poll_budget of one core.
   if (poll_until([this] { return m_complete.load(std::memory_order_acquire); })) return;
@@ -38,7 +41,10 @@ void cpu_event::finish(std::int64_t start_ns, std::int64_t end_ns, bool failed) 
 }
 
 cpu_stream::cpu_stream(thread_pool& pool)
-    : m_pool(pool), m_slots(std::make_unique<slot[]>(capacity)), m_dispatcher([this] { dispatch_loop(); }) {}
+    : m_pool(pool),
+      m_dispatcher_cpu(cpu_for_pool_thread(0)),  // it runs chunk 0 of every parallel loop
+      m_slots(std::make_unique<slot[]>(capacity)),
+      m_dispatcher([this] { dispatch_loop(); }) {}
 
 cpu_stream::~cpu_stream() {
   // The dispatcher runs what is queued, then sees the stop bit and returns.
@@ -48,7 +54,7 @@ cpu_stream::~cpu_stream() {
 }
 
 event_ptr cpu_stream::enqueue(cpu_kernel kernel) {
-  auto done = std::make_shared<cpu_event>();
+  auto done = std::make_shared<cpu_event>(m_dispatcher_cpu);
   std::lock_guard lock(m_enqueue_mutex);
   const std::uint64_t index = m_published.load(std::memory_order_relaxed) & ~stop_bit;
   if (index >= capacity) wait_until_finished(index - capacity + 1);  // the slot's last kernel has run
@@ -64,6 +70,7 @@ event_ptr cpu_stream::enqueue(cpu_kernel kernel) {
 }
 
 void cpu_stream::wait_until_finished(std::uint64_t count) {
+  step_off_cpu(m_dispatcher_cpu);  // as in cpu_event::wait
   if (poll_until([&] { return m_finished.load(std::memory_order_acquire) >= count; })) return;
   for (std::uint64_t seen = m_finished.load(std::memory_order_acquire); seen < count;
        seen = m_finished.load(std::memory_order_acquire)) {
@@ -92,7 +99,7 @@ void cpu_stream::synchronize() {
 }
 
 void cpu_stream::dispatch_loop() {
-  thread_pool::bind_current_thread(0);  // it runs chunk 0 of every parallel loop
+  bind_current_thread(m_dispatcher_cpu);
   const parallel_context context(m_pool);
   for (std::uint64_t next = 0;; ++next) {
     std::uint64_t published = m_published.load(std::memory_order_acquire);

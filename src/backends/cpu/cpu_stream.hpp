@@ -23,6 +23,8 @@ namespace kbench::cpu {
 /// Completion state of one queued kernel, shared by the stream and the event handed to the caller.
 class cpu_event final : public event {
  public:
+  /// `dispatcher_cpu`: the cpu the stream's dispatcher is bound to (-1: not bound), which wait() steps off.
+  explicit cpu_event(int dispatcher_cpu) : m_dispatcher_cpu(dispatcher_cpu) {}
   [[nodiscard]] bool is_complete() const override { return m_complete.load(std::memory_order_acquire); }
   void wait() override;
   [[nodiscard]] std::optional<device_interval> interval() const override;
@@ -31,6 +33,7 @@ class cpu_event final : public event {
   void finish(std::int64_t start_ns, std::int64_t end_ns, bool failed);
 
  private:
+  const int m_dispatcher_cpu;
   std::atomic<bool> m_complete{false};  // set after the fields below, which are then read-only
   std::int64_t m_start_ns = 0;
   std::int64_t m_end_ns = 0;
@@ -64,6 +67,7 @@ class cpu_stream {
   void wait_until_finished(std::uint64_t count);
 
   thread_pool& m_pool;
+  const int m_dispatcher_cpu;  // the cpu the dispatcher is bound to; -1: not bound (placement.hpp)
   std::unique_ptr<slot[]> m_slots;
   std::mutex m_enqueue_mutex;  // serializes hosts that launch at the same time; the dispatcher never takes it
   // Launches published, plus stop_bit once the destructor runs; written by the host, so that the

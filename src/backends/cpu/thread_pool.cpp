@@ -1,14 +1,10 @@
 #include "backends/cpu/thread_pool.hpp"
 
+#include "backends/cpu/placement.hpp"
 #include "backends/cpu/poll.hpp"
-
-#include <pthread.h>
-#include <sched.h>
 
 #include <algorithm>
 #include <chrono>
-#include <cstdlib>
-#include <string_view>
 
 namespace kbench::cpu {
 
@@ -91,27 +87,8 @@ void thread_pool::parallel_for(std::size_t n, std::size_t grain,
   if (error) std::rethrow_exception(error);
 }
 
-void thread_pool::bind_current_thread(unsigned index) {
-  const char* setting = std::getenv("KBENCH_CPU_BIND");
-  if (setting != nullptr && std::string_view(setting) == "0") return;
-  cpu_set_t allowed;
-  CPU_ZERO(&allowed);
-  if (sched_getaffinity(0, sizeof(allowed), &allowed) != 0) return;
-  const int count = CPU_COUNT(&allowed);
-  if (count <= 1) return;
-  int wanted = static_cast<int>(index % static_cast<unsigned>(count));
-  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
-    if (!CPU_ISSET(cpu, &allowed) || wanted-- != 0) continue;
-    cpu_set_t one;
-    CPU_ZERO(&one);
-    CPU_SET(cpu, &one);
-    (void)pthread_setaffinity_np(pthread_self(), sizeof(one), &one);
-    return;
-  }
-}
-
 void thread_pool::worker_loop(unsigned index) {
-  bind_current_thread(index);
+  bind_current_thread(cpu_for_pool_thread(index));  // placement.hpp
   std::uint64_t seen_generation = 0;
   while (true) {
     (void)poll_until([&] { return m_generation.load(std::memory_order_acquire) != seen_generation; });

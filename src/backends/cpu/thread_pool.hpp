@@ -37,14 +37,6 @@ class thread_pool {
 
   [[nodiscard]] unsigned workers() const { return static_cast<unsigned>(m_threads.size()) + 1; }
 
-  /// Binds the calling thread to the `index`-th cpu (mod their count) this process may run on, so that
-  /// pool thread w always runs on cpu w: left to the scheduler, the thread running chunk 0 (the stream's
-  /// dispatcher, which binds itself with index 0) and a helper were at times queued on one core while the
-  /// host thread waiting for the kernel held the other, and the loop ran at half speed for the whole
-  /// process (kbench measure add [512,512]: 0.03 ms in some processes, 0.10-0.13 ms in others). Like
-  /// OMP_PROC_BIND for OpenMP; KBENCH_CPU_BIND=0 turns it off. Does nothing where affinity cannot be set.
-  static void bind_current_thread(unsigned index);
-
  private:
   void worker_loop(unsigned index);
   /// Runs chunk c if nobody has claimed it yet; false if someone had.
