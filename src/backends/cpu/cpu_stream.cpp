@@ -3,7 +3,10 @@
 #include "backends/cpu/placement.hpp"
 #include "backends/cpu/poll.hpp"
 
+#include <sched.h>
+
 #include <chrono>
+#include <thread>
 #include <utility>
 
 namespace kbench::cpu {
@@ -14,14 +17,38 @@ std::int64_t steady_now_ns() {
              std::chrono::steady_clock::now().time_since_epoch())
       .count();
 }
+
+/// The host's poll before it blocks (poll.hpp): a futex wake-up would land inside every timed window. Short
+/// kernels finish within the poll; long ones lose at most poll_budget of one core. It first steps off the
+/// dispatcher's cpu, where the two would take turns at every launch (placement.hpp). Between polls it runs
+/// the chunks of the kernel's parallel loop that belong to a helper on its own cpu (thread_pool::help), so
+/// that the two do not take turns on the core either. It yields the core only to a thread that runs such a
+/// chunk, and otherwise spins: a helper that merely polls for the next loop gets the core when the host is
+/// done. With binding off, the host yields between polls and helps nobody.
+template <class Ready>
+bool host_poll(const Ready& ready, int dispatcher_cpu, thread_pool& pool) {
+  step_off_cpu(dispatcher_cpu);
+  if (dispatcher_cpu < 0) return poll_until(ready);
+  return poll_until(ready, [&] {
+    switch (pool.help(sched_getcpu())) {
+      case thread_pool::help_result::ran_a_chunk:
+        return;
+      case thread_pool::help_result::a_chunk_runs_here:
+        std::this_thread::yield();
+        return;
+      case thread_pool::help_result::nothing_to_do:
+        cpu_relax();
+        return;
+    }
+  });
+}
+
 }  // namespace
 
 void cpu_event::wait() {
-  // Polling on the dispatcher's core would take turns with it at every launch (placement.hpp).
-  step_off_cpu(m_dispatcher_cpu);
-  // Poll briefly before sleeping (poll.hpp): a futex wake-up would land inside every timed window. Short
-  // kernels finish within the poll; long ones lose at most poll_budget of one core.
-  if (poll_until([this] { return m_complete.load(std::memory_order_acquire); })) return;
+  if (host_poll([this] { return m_complete.load(std::memory_order_acquire); }, m_dispatcher_cpu, m_pool)) {
+    return;
+  }
   m_complete.wait(false, std::memory_order_acquire);
 }
 
@@ -54,7 +81,7 @@ cpu_stream::~cpu_stream() {
 }
 
 event_ptr cpu_stream::enqueue(cpu_kernel kernel) {
-  auto done = std::make_shared<cpu_event>(m_dispatcher_cpu);
+  auto done = std::make_shared<cpu_event>(m_dispatcher_cpu, m_pool);
   std::lock_guard lock(m_enqueue_mutex);
   const std::uint64_t index = m_published.load(std::memory_order_relaxed) & ~stop_bit;
   if (index >= capacity) wait_until_finished(index - capacity + 1);  // the slot's last kernel has run
@@ -70,8 +97,10 @@ event_ptr cpu_stream::enqueue(cpu_kernel kernel) {
 }
 
 void cpu_stream::wait_until_finished(std::uint64_t count) {
-  step_off_cpu(m_dispatcher_cpu);  // as in cpu_event::wait
-  if (poll_until([&] { return m_finished.load(std::memory_order_acquire) >= count; })) return;
+  if (host_poll([&] { return m_finished.load(std::memory_order_acquire) >= count; }, m_dispatcher_cpu,
+                m_pool)) {
+    return;
+  }
   for (std::uint64_t seen = m_finished.load(std::memory_order_acquire); seen < count;
        seen = m_finished.load(std::memory_order_acquire)) {
     m_finished.wait(seen, std::memory_order_acquire);
@@ -106,8 +135,15 @@ void cpu_stream::dispatch_loop() {
     if (published == next) {
       // Poll briefly before sleeping, as cpu_event::wait does: a launch that follows within the budget (the
       // timed loops launch back to back) then starts without the ~30 us futex wake-up inside the timed
-      // window.
-      (void)poll_until([&] { return m_published.load(std::memory_order_acquire) != next; });
+      // window. Bound to its own cpu, the dispatcher spins: nobody it waits for needs that core (poll.hpp).
+      (void)poll_until([&] { return m_published.load(std::memory_order_acquire) != next; },
+                       [this] {
+                         if (m_dispatcher_cpu >= 0) {
+                           cpu_relax();
+                         } else {
+                           std::this_thread::yield();
+                         }
+                       });
       m_dispatcher_sleeping.store(true, std::memory_order_seq_cst);
       while ((published = m_published.load(std::memory_order_seq_cst)) == next) {
         m_published.wait(next, std::memory_order_seq_cst);

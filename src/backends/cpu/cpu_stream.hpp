@@ -23,8 +23,10 @@ namespace kbench::cpu {
 /// Completion state of one queued kernel, shared by the stream and the event handed to the caller.
 class cpu_event final : public event {
  public:
-  /// `dispatcher_cpu`: the cpu the stream's dispatcher is bound to (-1: not bound), which wait() steps off.
-  explicit cpu_event(int dispatcher_cpu) : m_dispatcher_cpu(dispatcher_cpu) {}
+  /// `dispatcher_cpu`: the cpu the stream's dispatcher is bound to (-1: not bound), which wait() steps off;
+  /// `pool`: the stream's pool, asked while the event is incomplete (so while the stream exists) whether
+  /// its helpers are busy.
+  cpu_event(int dispatcher_cpu, thread_pool& pool) : m_dispatcher_cpu(dispatcher_cpu), m_pool(pool) {}
   [[nodiscard]] bool is_complete() const override { return m_complete.load(std::memory_order_acquire); }
   void wait() override;
   [[nodiscard]] std::optional<device_interval> interval() const override;
@@ -34,6 +36,7 @@ class cpu_event final : public event {
 
  private:
   const int m_dispatcher_cpu;
+  thread_pool& m_pool;
   std::atomic<bool> m_complete{false};  // set after the fields below, which are then read-only
   std::int64_t m_start_ns = 0;
   std::int64_t m_end_ns = 0;

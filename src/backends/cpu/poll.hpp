@@ -4,10 +4,13 @@
 // Waking a thread blocked on a futex costs tens of microseconds on this VM, more than a small kernel, so each
 // of them polls for a short budget first, like CUDA's spin-then-block synchronization.
 //
-// Each poll yields the core (sched_yield): the thread being waited for is often on the same core (2 cores,
-// 3 busy threads: the host, the dispatcher, a helper). Polling with the pause instruction for the first 2 us
-// instead was measured 2.5x slower for a 2 us kernel (kbench measure add [128,128], 3 runs each: wall 0.0081-
-// 0.0092 ms against 0.0034-0.0036 ms).
+// Between polls a thread yields its core (sched_yield) where a thread it waits for may need the same core:
+// with binding off (KBENCH_CPU_BIND=0) any two threads may share one. Polling with pause there was measured
+// 2.5x slower for a 2 us kernel (kbench measure add [128,128], 3 runs each: wall 0.0081-0.0092 ms against
+// 0.0034-0.0036 ms). Where nobody it waits for needs its core it spins on the pause instruction instead,
+// since a yield is a system call and the one in flight when the awaited change lands delays the poll that
+// sees it: the dispatcher on its own bound cpu, and the host, which keeps off the dispatcher's cpu
+// (placement.hpp) and runs the chunks of the helper on its own cpu itself (thread_pool::help).
 
 #include <chrono>
 #include <thread>
@@ -17,15 +20,32 @@ namespace kbench::cpu {
 /// [us] the polling budget of every cpu backend thread before it blocks.
 inline constexpr auto poll_budget = std::chrono::microseconds(50);
 
-/// Polls `ready` for at most poll_budget; returns its last value.
-template <class Ready>
-bool poll_until(const Ready& ready) {
+/// Tells the core that this thread spins (x86 pause, Arm yield): it saves power and lets the core's other
+/// hardware thread run, without giving the core up.
+inline void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__) || defined(__arm__)
+  asm volatile("yield" ::: "memory");
+#endif
+}
+
+/// Polls `ready` for at most poll_budget; returns its last value. Calls `between_polls()` between polls: it
+/// yields the core, spins (cpu_relax) or does some other work.
+template <class Ready, class BetweenPolls>
+bool poll_until(const Ready& ready, const BetweenPolls& between_polls) {
   const auto until = std::chrono::steady_clock::now() + poll_budget;
   while (!ready()) {
     if (std::chrono::steady_clock::now() >= until) return ready();
-    std::this_thread::yield();
+    between_polls();
   }
   return true;
+}
+
+/// Polls `ready` for at most poll_budget, yielding the core between polls; returns its last value.
+template <class Ready>
+bool poll_until(const Ready& ready) {
+  return poll_until(ready, [] { std::this_thread::yield(); });
 }
 
 }  // namespace kbench::cpu
