@@ -1,4 +1,5 @@
 #include <kbench/error.hpp>
+#include <kbench/stats.hpp>
 #include <kbench/tune/search.hpp>
 #include <kbench/tune/simulate.hpp>
 #include <kbench/tune/strategy.hpp>
@@ -326,11 +327,30 @@ void save_config_log(const std::filesystem::path& path, const enumerated_space& 
   if (!out) KBENCH_THROW("cannot write {}", path.string());
 }
 
-std::vector<double> simulate(const recorded_space& recorded, std::string_view strategy_name,
-                             const simulation_options& options) {
+double budget_outcome::mean() const {
+  if (fractions.empty()) return 0;
+  double sum = 0;
+  for (const double f : fractions) sum += f;
+  return sum / static_cast<double>(fractions.size());
+}
+
+double budget_outcome::quantile(double q) const {
+  return fractions.empty() ? 0.0 : kbench::quantile(fractions, q);
+}
+
+double budget_outcome::share_reaching(double fraction) const {
+  if (fractions.empty()) return 0;
+  const auto count =
+      std::count_if(fractions.begin(), fractions.end(), [&](double f) { return f >= fraction; });
+  return static_cast<double>(count) / static_cast<double>(fractions.size());
+}
+
+std::vector<budget_outcome> simulate(const recorded_space& recorded, std::string_view strategy_name,
+                                     const simulation_options& options) {
   (void)make_strategy(strategy_name, recorded.space, {});  // an unknown name fails here, before any thread
-  std::vector<double> sums(options.budgets.size(), 0.0);
-  if (!recorded.optimum || options.runs == 0) return sums;
+  std::vector<budget_outcome> outcomes(options.budgets.size());
+  for (std::size_t b = 0; b < outcomes.size(); ++b) outcomes[b].budget = options.budgets[b];
+  if (!recorded.optimum || options.runs == 0) return outcomes;
   const double optimum = recorded.outcomes[*recorded.optimum].time_ms;
   // Runs are independent and seeded, so they spread over threads without changing the result.
   const std::size_t jobs = options.runs * options.budgets.size();
@@ -360,9 +380,9 @@ std::vector<double> simulate(const recorded_space& recorded, std::string_view st
   }
   for (std::thread& t : threads) t.join();
   if (failure) std::rethrow_exception(failure);
-  for (std::size_t job = 0; job < jobs; ++job) sums[job / options.runs] += fractions[job];
-  for (double& s : sums) s /= static_cast<double>(options.runs);
-  return sums;
+  for (std::size_t job = 0; job < jobs; ++job)
+    outcomes[job / options.runs].fractions.push_back(fractions[job]);
+  return outcomes;
 }
 
 }  // namespace kbench::tune

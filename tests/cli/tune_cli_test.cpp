@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "run_kbench.hpp"
+#include "support/tuning_spaces.hpp"
 
 #include <gtest/gtest.h>
 
@@ -284,6 +285,23 @@ TEST(TuneCli, WithAWideRetimeWindowEveryLaterConfigIsReTimedAgainstTheBestSoFar)
   const auto bad = run_kbench_env(env_for(cache), "tune --kernel exp --shape-index " + std::to_string(index) +
                                                       " --retime-within 0" + fast);
   EXPECT_EQ(bad.exit_code, 2) << bad.output;
+}
+
+TEST(TuneCli, SimulationPrintsTheMeanAndTheSpreadOverRunsOfEveryStrategy) {
+  const fs::path space = tuning_spaces_dir() / "convolution_A4000.json.gz";
+  const auto r =
+      run_kbench("tune --simulate " + space.string() + " --strategy bayes_subspace --runs 6 --max-evals 30");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("Mean fraction of the optimum"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("Spread over the runs"), std::string::npos) << r.output;
+  // Budgets 25 and 30 (the largest); one row per strategy in each table, the baseline last.
+  const std::regex mean_row(R"(bayes_subspace \(default\) *\| 0\.\d{3} *\| 0\.\d{3})");
+  const std::regex spread_row(
+      R"(bayes_subspace \(default\) *\| 0\.\d\d 0\.\d\d +\d+% *\| 0\.\d\d 0\.\d\d +\d+%)");
+  EXPECT_TRUE(std::regex_search(r.output, mean_row)) << r.output;
+  EXPECT_TRUE(std::regex_search(r.output, spread_row)) << r.output;
+  const std::regex baseline(R"(random sampling \(baseline\) *\| 0\.\d\d 0\.\d\d +\d+%)");
+  EXPECT_TRUE(std::regex_search(r.output, baseline)) << r.output;
 }
 
 TEST(TuneCli, BadTuningInputExitsTwo) {

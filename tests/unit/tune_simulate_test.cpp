@@ -1,6 +1,8 @@
 // Simulation: loading recorded spaces (Kernel Tuner cache files, kbench config logs), malformed files, and
 // replaying strategies on the two shared brute-forced spaces.
 
+#include "support/tuning_spaces.hpp"
+
 #include <kbench/error.hpp>
 #include <kbench/tune/simulate.hpp>
 #include <kbench/tune/strategy.hpp>
@@ -18,13 +20,6 @@ namespace kbench::tune {
 namespace {
 
 namespace fs = std::filesystem;
-
-// ../shared/data/tuning-spaces next to the repository root, or $KBENCH_TUNING_SPACES.
-fs::path spaces_dir() {
-  if (const char* env = std::getenv("KBENCH_TUNING_SPACES")) return env;
-  return fs::path(__FILE__).parent_path().parent_path().parent_path().parent_path() / "shared" / "data" /
-         "tuning-spaces";
-}
 
 class scratch_dir {
  public:
@@ -137,7 +132,7 @@ TEST(TuneSimulate, MalformedFilesAreUsageErrors) {
 class SharedSpaces : public ::testing::TestWithParam<std::string> {
  protected:
   void SetUp() override {
-    m_file = spaces_dir() / GetParam();
+    m_file = test::tuning_spaces_dir() / GetParam();
     if (!fs::exists(m_file)) GTEST_SKIP() << "shared tuning spaces not found at " << m_file;
   }
   fs::path m_file;
@@ -158,13 +153,28 @@ TEST_P(SharedSpaces, DefaultStrategyBeatsRandomAndReachesAFloor) {
   simulation_options options;
   options.budgets = {100};
   options.runs = 20;
-  const double tuned = simulate(r, default_strategy_name(), options).front();
-  const double random = simulate(r, "random", options).front();
-  EXPECT_GE(tuned, 0.8);
-  EXPECT_GT(tuned, random);
-  EXPECT_LE(tuned, 1.0);
-  // Seeded: the same options give the same figure.
-  EXPECT_EQ(simulate(r, default_strategy_name(), options).front(), tuned);
+  const budget_outcome tuned = simulate(r, default_strategy_name(), options).front();
+  const budget_outcome random = simulate(r, "random", options).front();
+  EXPECT_EQ(tuned.budget, 100u);
+  ASSERT_EQ(tuned.fractions.size(), 20u);
+  EXPECT_GE(tuned.mean(), 0.8);
+  EXPECT_GT(tuned.mean(), random.mean());
+  EXPECT_LE(tuned.mean(), 1.0);
+  EXPECT_GT(tuned.share_reaching(0.9), random.share_reaching(0.9));
+  // Seeded: the same options give the same figures, run by run.
+  EXPECT_EQ(simulate(r, default_strategy_name(), options).front().fractions, tuned.fractions);
+}
+
+TEST(TuneSimulate, BudgetOutcomeSummarizesTheRuns) {
+  const budget_outcome o{50, {1.0, 0.5, 0.9, 0.7}};
+  EXPECT_DOUBLE_EQ(o.mean(), 0.775);
+  EXPECT_DOUBLE_EQ(o.quantile(0.5), 0.8);
+  EXPECT_DOUBLE_EQ(o.quantile(0.0), 0.5);
+  EXPECT_DOUBLE_EQ(o.share_reaching(0.9), 0.5);  // 1.0 and 0.9 reach it
+  EXPECT_DOUBLE_EQ(o.share_reaching(0.95), 0.25);
+  const budget_outcome none{50, {}};
+  EXPECT_EQ(none.mean(), 0.0);
+  EXPECT_EQ(none.share_reaching(0.9), 0.0);
 }
 
 TEST_P(SharedSpaces, TruncatedGzipIsAUsageError) {

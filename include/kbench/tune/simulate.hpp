@@ -68,9 +68,24 @@ struct simulation_options {
   std::uint64_t seed = 1;
 };
 
-/// Mean over runs of t_opt / t_best_found for each budget (0 for a run that found no working config).
-/// Every budget is its own search with max_evals = that budget, so budget-aware strategies size themselves.
-[[nodiscard]] std::vector<double> simulate(const recorded_space& recorded, std::string_view strategy_name,
-                                           const simulation_options& options);
+/// What one budget found over the seeded runs.
+struct budget_outcome {
+  std::size_t budget = 0;  // evaluations
+  // t_opt / t_best_found of every run, in seed order (0 for a run that found no working config).
+  std::vector<double> fractions;
+
+  [[nodiscard]] double mean() const;
+  /// Quantile q in [0, 1] of the fractions (linear interpolation, as kbench::quantile).
+  [[nodiscard]] double quantile(double q) const;
+  /// Share of the runs [0, 1] whose best config is at least `fraction` of the optimum.
+  [[nodiscard]] double share_reaching(double fraction) const;
+};
+
+/// One outcome per budget, in the order of options.budgets. Every budget is its own search with max_evals =
+/// that budget, so budget-aware strategies size themselves. A mean hides how a search fails on a rugged
+/// space: some runs find the optimum and others stay in a trap, which the spread shows.
+[[nodiscard]] std::vector<budget_outcome> simulate(const recorded_space& recorded,
+                                                   std::string_view strategy_name,
+                                                   const simulation_options& options);
 
 }  // namespace kbench::tune
