@@ -1,6 +1,7 @@
 // Simulation: loading recorded spaces (Kernel Tuner cache files, kbench config logs), malformed files, and
 // replaying strategies on the two shared brute-forced spaces.
 
+#include "support/scratch_dir.hpp"
 #include "support/tuning_spaces.hpp"
 
 #include <kbench/error.hpp>
@@ -9,32 +10,21 @@
 
 #include <gtest/gtest.h>
 
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
-
-#include <unistd.h>
+#include <string>
 
 namespace kbench::tune {
 namespace {
 
 namespace fs = std::filesystem;
 
-class scratch_dir {
- public:
-  scratch_dir() : m_path(fs::temp_directory_path() / ("kbench_tune_test_" + std::to_string(::getpid()))) {
-    fs::create_directories(m_path);
-  }
-  ~scratch_dir() { fs::remove_all(m_path); }
-  [[nodiscard]] fs::path write(const std::string& name, const std::string& text) const {
-    std::ofstream(m_path / name, std::ios::binary) << text;
-    return m_path / name;
-  }
-
- private:
-  fs::path m_path;
-};
+// Writes `text` to dir/name and returns that path.
+fs::path write_file(const fs::path& dir, const std::string& name, const std::string& text) {
+  std::ofstream(dir / name, std::ios::binary) << text;
+  return dir / name;
+}
 
 std::string load_error(const fs::path& file) {
   try {
@@ -82,8 +72,8 @@ TEST(TuneSimulate, ReadsAKernelTunerCacheWithFailures) {
 
 TEST(TuneSimulate, ConfigLogRoundTrip) {
   const recorded_space r = parse_recorded_space(small_cache, "small");
-  const scratch_dir dir;
-  const fs::path log = dir.write("log.json", "");
+  const fs::path dir = test::scratch_dir("tune-simulate-config-log");
+  const fs::path log = write_file(dir, "log.json", "");
   save_config_log(log, r.space, r.outcomes, "k", "Test GPU");
   const recorded_space back = load_recorded_space(log);
   EXPECT_EQ(back.description, "k on Test GPU");
@@ -100,32 +90,33 @@ TEST(TuneSimulate, ConfigLogRoundTrip) {
 }
 
 TEST(TuneSimulate, MalformedFilesAreUsageErrors) {
-  const scratch_dir dir;
+  const fs::path dir = test::scratch_dir("tune-simulate-malformed");
   EXPECT_EQ(
-      load_error(dir.write("a.json", "[1, 2]")),
-      (dir.write("a.json", "[1, 2]").string() +
+      load_error(write_file(dir, "a.json", "[1, 2]")),
+      (write_file(dir, "a.json", "[1, 2]").string() +
        ": not a valid Kernel Tuner cache file or kbench config log: the top level is not a JSON object"));
-  EXPECT_NE(load_error(dir.write("b.json", "{\"cache\": ")).find("invalid JSON"), std::string::npos);
-  EXPECT_NE(load_error(dir.write("c.json", "{\"x\": 1}")).find("neither a \"cache\""), std::string::npos);
-  EXPECT_NE(load_error(
-                dir.write("d.json", R"({"tune_params": {"a": [1, 2]}, "cache": {"1": {"a": 3, "time": 1}}})"))
+  EXPECT_NE(load_error(write_file(dir, "b.json", "{\"cache\": ")).find("invalid JSON"), std::string::npos);
+  EXPECT_NE(load_error(write_file(dir, "c.json", "{\"x\": 1}")).find("neither a \"cache\""),
+            std::string::npos);
+  EXPECT_NE(load_error(write_file(dir, "d.json",
+                                  R"({"tune_params": {"a": [1, 2]}, "cache": {"1": {"a": 3, "time": 1}}})"))
                 .find("a = 3 is not in tune_params"),
             std::string::npos);
-  EXPECT_NE(load_error(
-                dir.write("e.json", R"({"tune_params": {"a": [1]}, "cache": {"1": {"a": 1, "time": null}}})"))
+  EXPECT_NE(load_error(write_file(dir, "e.json",
+                                  R"({"tune_params": {"a": [1]}, "cache": {"1": {"a": 1, "time": null}}})"))
                 .find("neither a number nor a string"),
             std::string::npos);
-  EXPECT_NE(load_error(dir.write("f.json", R"({"format": "kbench-config-log", "version": 1,
+  EXPECT_NE(load_error(write_file(dir, "f.json", R"({"format": "kbench-config-log", "version": 1,
       "parameters": [{"name": "B", "kind": "integers", "values": [1, 2]}],
       "configs": [{"values": {"B": 1}, "status": "ok"}]})"))
                 .find("configs[0]: status ok needs a positive \"time_ms\""),
             std::string::npos);
-  EXPECT_NE(load_error(dir.write("g.json", R"({"format": "kbench-config-log", "version": 1,
+  EXPECT_NE(load_error(write_file(dir, "g.json", R"({"format": "kbench-config-log", "version": 1,
       "parameters": [{"name": "B", "kind": "integers", "values": [1, 2]}],
       "configs": [{"values": {"B": 1}, "status": "melted"}]})"))
                 .find("unknown evaluation status 'melted'"),
             std::string::npos);
-  const fs::path missing = dir.write("h.json", "").parent_path() / "missing.json";
+  const fs::path missing = write_file(dir, "h.json", "").parent_path() / "missing.json";
   EXPECT_EQ(load_error(missing), missing.string() + ": no such file");
 }
 
@@ -180,8 +171,8 @@ TEST(TuneSimulate, BudgetOutcomeSummarizesTheRuns) {
 TEST_P(SharedSpaces, TruncatedGzipIsAUsageError) {
   std::ifstream in(m_file, std::ios::binary);
   const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  const scratch_dir dir;
-  const fs::path cut = dir.write("cut.json.gz", bytes.substr(0, bytes.size() / 2));
+  const fs::path dir = test::scratch_dir("tune-simulate-truncated-gzip");
+  const fs::path cut = write_file(dir, "cut.json.gz", bytes.substr(0, bytes.size() / 2));
   const std::string message = load_error(cut);
   EXPECT_EQ(message.rfind(cut.string() + ": not a valid Kernel Tuner cache file or kbench config log: ", 0),
             0u)

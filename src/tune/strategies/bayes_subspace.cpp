@@ -33,10 +33,11 @@
 // are fitted by maximum a posteriori (weak log-normal priors keep a fit on a few points from running off)
 // with iRprop- on the analytic gradient, warm-started from the previous fit, at geometrically spaced sizes.
 //
-// Search: the default config, then a few random ones; then expected improvement over the whole space, except
-// that during the last 40% of the budget every third proposal comes from the subspace through the best config
-// so far: its other settings with any block shape. A subspace with nothing left to propose falls back to the
-// whole space. With no known budget, every third proposal comes from that subspace throughout.
+// Search: the default config, then a few random ones; then expected improvement (beyond a small margin) over
+// the whole space, except that during the last 40% of the budget every third proposal comes from the subspace
+// through the best config so far: its other settings with any block shape. A subspace with nothing left to
+// propose falls back to the whole space. With no known budget, every third proposal comes from that subspace
+// throughout.
 //
 // Cost: the posterior over N candidates is updated incrementally, O(N n) per evaluation with n observations,
 // plus O(N n^2) to rebuild after a refit; a fit is O(n^3) per iteration. Spaces larger than max_pool keep a
@@ -62,6 +63,11 @@ constexpr std::size_t fit_cap = 200;  // no refits beyond this many observations
 constexpr int fit_iterations = 30;
 constexpr double final_phase = 0.4;  // fraction of a known budget that also tries block-shape subspaces
 constexpr std::size_t enumerate_cap = 4096;  // a subspace this small is enumerated in a sampled pool
+// Expected improvement counts only gains beyond this margin [standard deviations of the standardized target]
+// over the best seen, which tilts the pick from near-copies of the incumbent towards uncertain candidates.
+// Means of seeds 1..100 and 1001..1100 at 50 / 100 evaluations: A4000 0.913/0.981 -> 0.930/0.985, A100
+// 0.821/0.942 -> 0.824/0.938 (level); 0.3 and 0.05 were no better.
+constexpr double exploration_margin = 0.1;
 // Priors (MAP fit): log length ~ N(log 0.5, 1), log noise ~ N(log 0.01, 1.5) above noise_floor,
 // log s2 ~ N(0, 1), logit w ~ N(0, 1.5). Units: scaled index, standardized target.
 constexpr double prior_length = 0.5;
@@ -276,7 +282,7 @@ class bayes_subspace final : public strategy {
     for (std::size_t c = 0; c < candidates.size(); ++c) {
       const std::size_t i = candidates[c];
       const double sd = std::sqrt(std::max(m_signal - m_explained[i], 1e-12));
-      const double gain = best - mean[c];
+      const double gain = best - mean[c] - exploration_margin;
       const double z = gain / sd;
       const double ei = gain * normal_cdf(z) + sd * normal_pdf(z);
       if (ei > best_ei) {
