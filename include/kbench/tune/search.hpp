@@ -21,7 +21,7 @@ struct search_budget {
 /// `kbench run --effort`: none = the default config, untuned; quick = the default strategy for at most 50
 /// evaluations or 120 s per kernel x shape; full = the default strategy for at most 200 evaluations or 900 s.
 /// Budgets in evaluations follow the simulation figures (on the shared spaces bayes_subspace reaches a mean
-/// 0.83-0.94 of the optimum at 50 evaluations and 0.999-1.0 at 200); the seconds bound a slow compiler.
+/// 0.85-0.94 of the optimum at 50 evaluations and 0.998-1.0 at 200); the seconds bound a slow compiler.
 struct effort_settings {
   std::string strategy;  // empty for none
   search_budget budget;
