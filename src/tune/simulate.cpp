@@ -328,10 +328,7 @@ void save_config_log(const std::filesystem::path& path, const enumerated_space& 
 }
 
 double budget_outcome::mean() const {
-  if (fractions.empty()) return 0;
-  double sum = 0;
-  for (const double f : fractions) sum += f;
-  return sum / static_cast<double>(fractions.size());
+  return kbench::summarize(fractions).mean;  // 0 for no runs
 }
 
 double budget_outcome::quantile(double q) const {

@@ -295,7 +295,7 @@ TEST(TuneCli, SimulationPrintsTheMeanAndTheSpreadOverRunsOfEveryStrategy) {
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("Mean fraction of the optimum"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("Spread over the runs"), std::string::npos) << r.output;
-  // Budgets 25 and 30 (the largest); one row per strategy in each table, the baseline last.
+  // Budgets 25 and 30 (the largest), a row for the strategy and one for the random baseline in each table.
   const std::regex mean_row(R"(bayes_subspace \(default\) *\| 0\.\d{3} *\| 0\.\d{3})");
   const std::regex spread_row(
       R"(bayes_subspace \(default\) *\| 0\.\d\d 0\.\d\d +\d+% *\| 0\.\d\d 0\.\d\d +\d+%)");

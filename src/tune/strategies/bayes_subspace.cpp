@@ -255,11 +255,10 @@ class bayes_subspace final : public strategy {
 
   // The candidate with the lowest lower confidence bound of the standardized target.
   [[nodiscard]] std::optional<config_id> best_lower_bound(const std::vector<std::size_t>& candidates) {
-    if (candidates.empty()) return std::nullopt;
+    if (candidates.empty() || std::find(m_ok.begin(), m_ok.end(), true) == m_ok.end()) return std::nullopt;
     const std::vector<double> y = standardized_targets();
     // Posterior mean = v^T beta with beta = L^-1 y; variance = s2 - |v|^2, v = L^-1 k(observations, x).
     const std::vector<double> beta = forward_solve(y);
-    if (std::find(m_ok.begin(), m_ok.end(), true) == m_ok.end()) return std::nullopt;
     std::vector<double> mean(candidates.size(), 0.0);
     for (std::size_t j = 0; j < beta.size(); ++j) {
       const double b = beta[j];
