@@ -106,7 +106,7 @@ template <int W>
 
 /// exp(x) per lane for callers that only need results in the normal range, at 5 vector operations less than
 /// exp_full_range (one exponent scaling): x is clamped to [-87.3, 88.3], so results below 1.2e-38 come out as
-/// ~1.2e-38 and results above 1.9e38 as ~1.9e38 (in a * gelu(b) and b / (1 + exp(-b)) such an argument only
+/// ~1.2e-38 and results above 1.9e38 as ~1.9e38 (in swiglu's b / (1 + exp(-b)) such an argument only
 /// moves the output by far less than an ulp). Same polynomial, relative error < 1e-7 in range.
 template <int W>
 [[gnu::always_inline]] inline f32v<W> exp_clamped(const f32v<W>& arg) {
