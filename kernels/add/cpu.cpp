@@ -54,8 +54,7 @@ launcher bind_add_cpu(const kernel_args& args) {
   if (args.inputs.size() != 2) KBENCH_THROW("add/cpu takes 2 inputs, got {}", args.inputs.size());
   const auto n = static_cast<std::size_t>(element_count(args.shape));              // [elements]
   const std::size_t task = simd::positive(args.config, "TASK", 65536, "add/cpu");  // [elements per task]
-  const std::int64_t stream = args.config.count("STREAM") ? args.config.at("STREAM") : 0;
-  if (stream != 0 && stream != 1) KBENCH_THROW("add/cpu: STREAM must be 0 or 1, got {}", stream);
+  const bool stream = simd::stream_of(args.config, "add/cpu");
   const range_fn run = select(simd::isa_of(args.config, "add/cpu"));
   for (const buffer_ptr& input : args.inputs) {
     if (input->size_bytes() < n * sizeof(float)) {
@@ -66,7 +65,7 @@ launcher bind_add_cpu(const kernel_args& args) {
   buffer_ptr x_buffer = args.inputs[0];
   buffer_ptr y_buffer = args.inputs[1];
   buffer_ptr output = device->allocate(n * sizeof(float));
-  return [device, x_buffer, y_buffer, output, n, task, run, stream = stream != 0]() {
+  return [device, x_buffer, y_buffer, output, n, task, run, stream]() {
     const float* x = cpu::float_data(x_buffer);
     const float* y = cpu::float_data(y_buffer);
     float* z = cpu::float_data(output);

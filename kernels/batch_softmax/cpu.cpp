@@ -2,7 +2,8 @@
 // counter (simd::for_tasks); two passes per row: pass 1 keeps a running max and a running sum of exp(x - max)
 // (rescaled when the max grows) and stores the exps into y, pass 2 rescales y to exp(x - max) / sum
 // (../common/cpu_row_softmax.hpp: vectors of W floats by the ISA parameter, UNROLL vectors per step of pass
-// 1, a polynomial exp of ~1.5 ulp).
+// 1, a polynomial exp of ~1.5 ulp; STREAM = 1 keeps the exps in a per-thread row buffer and writes y once,
+// with non-temporal stores).
 
 #include <kbench/backends/cpu.hpp>
 #include <kbench/error.hpp>
@@ -44,15 +45,16 @@ launcher bind_batch_softmax_cpu(const kernel_args& args) {
   }
   const cpu_row_softmax::rows_fn run =
       cpu_row_softmax::select(simd::isa_of(args.config, "batch_softmax/cpu"), unroll);
+  const bool stream = simd::stream_of(args.config, "batch_softmax/cpu");
 
   buffer_ptr input = args.inputs[0];
   buffer_ptr output = device->allocate(bytes);
-  return [device, input, output, rows, cols, grain, run]() {
+  return [device, input, output, rows, cols, grain, run, stream]() {
     const float* x = cpu::float_data(input);
     float* y = cpu::float_data(output);
     event_ptr done = device->launch([=](const cpu::parallel_context& ctx) {
       simd::for_tasks(ctx, rows, grain,
-                      [=](std::size_t begin, std::size_t end) { run(x, y, cols, begin, end); });
+                      [=](std::size_t begin, std::size_t end) { run(x, y, cols, begin, end, stream); });
     });
     return call_result{{done}, {output}};
   };

@@ -7,10 +7,12 @@
 // element); the row (<= 16 KiB here) is still in L1/L2 for pass 2, and the extra rounding of the factor keeps
 // errors at a few ulp. Vectors of W floats (the ISA parameter: 4 SSE2, 8 AVX2, 16 AVX-512) with a polynomial
 // exp (~1.5 ulp, cpu_rows_simd.hpp): the build has no -ffast-math, so std::exp would not be vectorized and
-// scalar expf would dominate the time. Pass 1 takes UNROLL vectors per step, each with its own sum. Not a
+// scalar expf would dominate the time. Pass 1 takes UNROLL vectors per step, each with its own sum. With
+// STREAM = 1, pass 1 stores e into a per-thread row buffer instead of y, and pass 2 writes y from it with
+// non-temporal stores (cpu_simd.hpp write_vectors): y's lines are then never read into the cache. Not a
 // kernel folder: it has no CMakeLists.txt, and kernels include it by relative path.
 
-#include "cpu_rows_simd.hpp"
+#include "cpu_simd.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -20,15 +22,15 @@
 
 namespace kbench::kernels::cpu_row_softmax {
 
-using namespace simd;  // f32v, load, store, vmax, hmax, hsum, exp
+using namespace simd;  // f32v, load, store, vmax, hmax, hsum, exp, write_vectors
 
-// Pass 1 over one row of n floats: the max, the sum of exp(x - max), and e = exp(x - m) stored into y for
+// Pass 1 over one row of n floats: the max, the sum of exp(x - max), and e = exp(x - m) stored into e for
 // every whole vector, where m is the running max when the vector was read (step_max[v] for vector v). UNROLL
 // vectors per step; the sums are rescaled only when a step raises the max, which for a row of random values
 // happens O(log n) times. Returns how many floats of y were written (a multiple of W); the < W floats after
 // them are left to pass 2.
 template <int W, int U>
-[[gnu::always_inline]] inline std::size_t row_exp_and_sum(const float* x, float* y, std::size_t n,
+[[gnu::always_inline]] inline std::size_t row_exp_and_sum(const float* x, float* e_out, std::size_t n,
                                                           float* step_max, float& max_out, float& sum_out) {
   constexpr std::size_t step = std::size_t{W} * U;  // [floats]
   float m = -std::numeric_limits<float>::infinity();
@@ -51,7 +53,7 @@ template <int W, int U>
 #pragma GCC unroll 4
     for (int u = 0; u < U; ++u) {
       const f32v<W> e = simd::exp<W>(v[u] - m);
-      store<W>(y + i + std::size_t{W} * u, e);
+      store<W>(e_out + i + std::size_t{W} * u, e);
       acc[u] += e;
       step_max[i / W + static_cast<std::size_t>(u)] = m;
     }
@@ -69,7 +71,7 @@ template <int W, int U>
       m = top_max;
     }
     const f32v<W> e = simd::exp<W>(v - m);
-    store<W>(y + i, e);
+    store<W>(e_out + i, e);
     acc[0] += e;
     step_max[i / W] = m;
   }
@@ -89,54 +91,61 @@ template <int W, int U>
 }
 
 // Pass 2: y = e * exp(m - max) / sum over the stored vectors (one scalar exp each time m changes), then
-// y = exp(x - max) / sum over the tail.
+// y = exp(x - max) / sum over the tail. e may be y itself.
 template <int W>
-[[gnu::always_inline]] inline void row_normalize(const float* x, float* y, std::size_t n, std::size_t stored,
-                                                 const float* step_max, float max, float sum) {
+[[gnu::always_inline]] inline void row_normalize(const float* x, const float* e, float* y, std::size_t n,
+                                                 std::size_t stored, const float* step_max, float max,
+                                                 float sum, bool stream) {
   const float inv = 1.0f / sum;
   float m = std::numeric_limits<float>::quiet_NaN();  // != every max: the first vector computes its factor
   float factor = 0;
-  for (std::size_t i = 0; i < stored; i += W) {
-    if (!(step_max[i / W] == m)) {
-      m = step_max[i / W];
-      factor = std::exp(m - max) * inv;
-    }
-    store<W>(y + i, load<W>(y + i) * factor);
-  }
+  write_vectors<W>(
+      y, stored, stream, [&](std::size_t at) __attribute__((always_inline)) {
+        if (!(step_max[at / W] == m)) {
+          m = step_max[at / W];
+          factor = std::exp(m - max) * inv;
+        }
+        return load<W>(e + at) * factor;
+      });
   for (std::size_t i = stored; i < n; ++i) y[i] = std::exp(x[i] - max) * inv;
 }
 
 template <int W, int U>
 [[gnu::always_inline]] inline void softmax_rows(const float* x, float* y, std::size_t cols, std::size_t begin,
-                                                std::size_t end) {
-  // The running max of every stored vector of a row; per thread and kept, so no allocation once warm.
+                                                std::size_t end, bool stream) {
+  // The running max of every stored vector of a row, and with `stream` the row's e; per thread and kept, so
+  // no allocation once warm.
   thread_local std::vector<float> step_max;
+  thread_local std::vector<float> row_buffer;
   step_max.resize(std::max(step_max.size(), cols / W + 1));
+  if (stream) row_buffer.resize(std::max(row_buffer.size(), cols));
   for (std::size_t r = begin; r < end; ++r) {
     float max = 0;
     float sum = 0;
-    const std::size_t stored =
-        row_exp_and_sum<W, U>(x + r * cols, y + r * cols, cols, step_max.data(), max, sum);
-    row_normalize<W>(x + r * cols, y + r * cols, cols, stored, step_max.data(), max, sum);
+    float* e = stream ? row_buffer.data() : y + r * cols;
+    const std::size_t stored = row_exp_and_sum<W, U>(x + r * cols, e, cols, step_max.data(), max, sum);
+    row_normalize<W>(x + r * cols, e, y + r * cols, cols, stored, step_max.data(), max, sum, stream);
   }
+  if (stream) stream_fence();
 }
 
 // One wrapper per ISA; the row loop is inlined into it and compiled for that ISA.
-using rows_fn = void (*)(const float* x, float* y, std::size_t cols, std::size_t begin, std::size_t end);
+using rows_fn = void (*)(const float* x, float* y, std::size_t cols, std::size_t begin, std::size_t end,
+                         bool stream);
 
 template <int U>
-void rows_sse2(const float* x, float* y, std::size_t cols, std::size_t begin, std::size_t end) {
-  softmax_rows<4, U>(x, y, cols, begin, end);
+void rows_sse2(const float* x, float* y, std::size_t cols, std::size_t begin, std::size_t end, bool stream) {
+  softmax_rows<4, U>(x, y, cols, begin, end, stream);
 }
 template <int U>
 [[KBENCH_TARGET_AVX2]] void rows_avx2(const float* x, float* y, std::size_t cols, std::size_t begin,
-                                      std::size_t end) {
-  softmax_rows<8, U>(x, y, cols, begin, end);
+                                      std::size_t end, bool stream) {
+  softmax_rows<8, U>(x, y, cols, begin, end, stream);
 }
 template <int U>
 [[KBENCH_TARGET_AVX512]] void rows_avx512(const float* x, float* y, std::size_t cols, std::size_t begin,
-                                          std::size_t end) {
-  softmax_rows<16, U>(x, y, cols, begin, end);
+                                          std::size_t end, bool stream) {
+  softmax_rows<16, U>(x, y, cols, begin, end, stream);
 }
 
 /// The row loop for an ISA and UNROLL (1, 2 or 4: the caller checks).

@@ -1,7 +1,8 @@
 #pragma once
 // Building blocks of the elementwise cpu kernels (exp, add, geglu, swiglu, low_mem_dropout), on top of the
 // ISA parameter, vector types and task loop of cpu_rows_simd.hpp: uint32 vectors, an exp over the whole
-// float range and a cheaper clamped one, non-temporal stores, and the elementwise driver `map`. Not a kernel
+// float range and a cheaper clamped one, non-temporal stores (also used by the row kernels that write a
+// row per row: layer_norm, rms_norm, welford, the softmaxes), and the elementwise driver `map`. Not a kernel
 // folder: it has no CMakeLists.txt; kernels include it by relative path.
 //
 // A kernel writes its vector operation once as an always_inline lambda over W-float vectors, runs it through
@@ -67,6 +68,39 @@ template <int W>
 /// Orders the earlier non-temporal stores before later stores (they are weakly ordered on x86).
 [[gnu::always_inline]] inline void stream_fence() {
   _mm_sfence();
+}
+
+/// Below this output size [bytes] non-temporal stores cannot win: the output fits the per-core L2 (2 MiB on
+/// the development machine), and the next call would read it from memory instead of the cache. The spaces
+/// offer STREAM = 1 only from this size on.
+inline constexpr std::int64_t min_stream_bytes = std::int64_t{4} << 20;
+
+/// The config's STREAM (0, normal stores, when absent): whether the output goes out through non-temporal
+/// stores. Throws unless 0 or 1.
+inline bool stream_of(const config& values, const char* who) {
+  const auto found = values.find("STREAM");
+  const std::int64_t v = found == values.end() ? 0 : found->second;
+  if (v != 0 && v != 1) KBENCH_THROW("{}: STREAM must be 0 or 1, got {}", who, v);
+  return v == 1;
+}
+
+/// y[i .. i + W) = vec(i) for i = 0, W, 2W, ... over the whole vectors of a row of n floats; returns where
+/// they end (the caller writes the n % W floats after it). With `stream` and y 16-byte aligned (a row of a
+/// multiple of 4 floats in a 64-byte aligned buffer), through non-temporal stores, which spare the
+/// read-for-ownership of every line of y (a third of the traffic of a row kernel that reads x once from
+/// memory and writes y); otherwise through normal stores. `vec` is an always_inline lambda, called in order
+/// of i. The caller issues stream_fence() before it hands y over.
+template <int W, class Vec>
+[[gnu::always_inline]] inline std::size_t write_vectors(float* y, std::size_t n, bool stream,
+                                                        const Vec& vec) {
+  constexpr auto lanes = static_cast<std::size_t>(W);
+  std::size_t i = 0;
+  if (stream && reinterpret_cast<std::uintptr_t>(y) % 16 == 0) {
+    for (; i + lanes <= n; i += lanes) store_stream<W>(y + i, vec(i));
+  } else {
+    for (; i + lanes <= n; i += lanes) store<W>(y + i, vec(i));
+  }
+  return i;
 }
 
 /// The shared core of the exps below: n = round(x / ln2) (out) and exp(r) for r = x - n ln2, |r| <= ln2 / 2,

@@ -10,7 +10,7 @@
 #include <kbench/device.hpp>
 #include <kbench/tune/space.hpp>
 
-#include "cpu_rows_simd.hpp"
+#include "cpu_simd.hpp"
 
 #include <bit>
 #include <cstdint>
@@ -19,10 +19,6 @@
 #include <vector>
 
 namespace kbench::kernels::spaces {
-
-/// Below this output size [bytes] streaming stores cannot win: the output fits the per-core L2 (2 MiB on the
-/// development machine), and the next call would read it from memory instead of the cache.
-inline constexpr std::int64_t min_stream_bytes = std::int64_t{4} << 20;
 
 /// The cpu default: the widest ISA of the host, `task` items per task, normal stores.
 inline config cpu_default(const std::string& task_name, std::int64_t task) {
@@ -46,7 +42,7 @@ inline tune::space cpu_tasks(const std::string& task_name, std::int64_t items, s
                    });
   s.add_constraint("STREAM only for an output of 4 MiB or more",
                    [output_bytes](const config& c, const device_info&) {
-                     return c.at("STREAM") == 0 || output_bytes >= min_stream_bytes;
+                     return c.at("STREAM") == 0 || output_bytes >= simd::min_stream_bytes;
                    });
   s.set_default(std::move(default_config));
   return s;

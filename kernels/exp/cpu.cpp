@@ -52,8 +52,7 @@ launcher bind_exp_cpu(const kernel_args& args) {
   if (args.inputs.size() != 1) KBENCH_THROW("exp/cpu takes 1 input, got {}", args.inputs.size());
   const auto n = static_cast<std::size_t>(element_count(args.shape));              // [elements]
   const std::size_t task = simd::positive(args.config, "TASK", 65536, "exp/cpu");  // [elements per task]
-  const std::int64_t stream = args.config.count("STREAM") ? args.config.at("STREAM") : 0;
-  if (stream != 0 && stream != 1) KBENCH_THROW("exp/cpu: STREAM must be 0 or 1, got {}", stream);
+  const bool stream = simd::stream_of(args.config, "exp/cpu");
   const range_fn run = select(simd::isa_of(args.config, "exp/cpu"));
   if (args.inputs[0]->size_bytes() < n * sizeof(float)) {
     KBENCH_THROW("exp/cpu: input holds {} bytes, shape {} needs {}", args.inputs[0]->size_bytes(),
@@ -61,7 +60,7 @@ launcher bind_exp_cpu(const kernel_args& args) {
   }
   buffer_ptr input = args.inputs[0];
   buffer_ptr output = device->allocate(n * sizeof(float));
-  return [device, input, output, n, task, run, stream = stream != 0]() {
+  return [device, input, output, n, task, run, stream]() {
     const float* x = cpu::float_data(input);
     float* y = cpu::float_data(output);
     event_ptr done = device->launch([=](const cpu::parallel_context& ctx) {

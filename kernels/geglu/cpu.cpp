@@ -94,8 +94,7 @@ launcher bind_geglu_cpu(const kernel_args& args) {
   const auto rows = static_cast<std::size_t>(args.shape[0]);
   const auto cols = static_cast<std::size_t>(args.shape[1]);  // output columns N; an input row holds 2N
   const std::size_t task = simd::positive(args.config, "ROWS", 16, "geglu/cpu");  // [rows per task]
-  const std::int64_t stream = args.config.count("STREAM") ? args.config.at("STREAM") : 0;
-  if (stream != 0 && stream != 1) KBENCH_THROW("geglu/cpu: STREAM must be 0 or 1, got {}", stream);
+  const bool stream = simd::stream_of(args.config, "geglu/cpu");
   const rows_fn run = select(simd::isa_of(args.config, "geglu/cpu"));
   if (args.inputs[0]->size_bytes() < rows * 2 * cols * sizeof(float)) {
     KBENCH_THROW("geglu/cpu: input holds {} bytes, output shape {} needs {}", args.inputs[0]->size_bytes(),
@@ -103,7 +102,7 @@ launcher bind_geglu_cpu(const kernel_args& args) {
   }
   buffer_ptr input = args.inputs[0];
   buffer_ptr output = device->allocate(rows * cols * sizeof(float));
-  return [device, input, output, rows, cols, task, run, stream = stream != 0]() {
+  return [device, input, output, rows, cols, task, run, stream]() {
     const float* x = cpu::float_data(input);
     float* y = cpu::float_data(output);
     event_ptr done = device->launch([=](const cpu::parallel_context& ctx) {

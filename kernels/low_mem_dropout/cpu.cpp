@@ -81,8 +81,7 @@ launcher bind_low_mem_dropout_cpu(const kernel_args& args) {
   const auto n = static_cast<std::size_t>(element_count(args.shape));  // [elements]
   if (n > std::size_t{1} << 32) KBENCH_THROW("low_mem_dropout/cpu: {} elements do not fit a uint32 index", n);
   const std::size_t task = simd::positive(args.config, "TASK", 65536, "low_mem_dropout/cpu");  // [elements]
-  const std::int64_t stream = args.config.count("STREAM") ? args.config.at("STREAM") : 0;
-  if (stream != 0 && stream != 1) KBENCH_THROW("low_mem_dropout/cpu: STREAM must be 0 or 1, got {}", stream);
+  const bool stream = simd::stream_of(args.config, "low_mem_dropout/cpu");
   const range_fn run = select(simd::isa_of(args.config, "low_mem_dropout/cpu"));
   if (args.inputs[0]->size_bytes() < n * sizeof(float) || args.inputs[1]->size_bytes() < sizeof(float)) {
     KBENCH_THROW("low_mem_dropout/cpu: inputs hold {} and {} bytes, shape {} needs {} and {}",
@@ -92,7 +91,7 @@ launcher bind_low_mem_dropout_cpu(const kernel_args& args) {
   buffer_ptr input = args.inputs[0];
   buffer_ptr seed_buffer = args.inputs[1];
   buffer_ptr output = device->allocate(n * sizeof(float));
-  return [device, input, seed_buffer, output, n, task, run, stream = stream != 0]() {
+  return [device, input, seed_buffer, output, n, task, run, stream]() {
     const float* x = cpu::float_data(input);
     const float* seed_value = cpu::float_data(seed_buffer);
     float* y = cpu::float_data(output);

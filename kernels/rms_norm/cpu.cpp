@@ -2,14 +2,15 @@
 // (simd::for_tasks). Per row, the sum of squares in UNROLL vectors of W float lanes (W by the ISA parameter:
 // 4 SSE2, 8 AVX2, 16 AVX-512; the independent lanes hide the add latency and shorten the rounding chains),
 // added pairwise at the end, then y = x * rstd * w with rstd = 1 / sqrt(sum / N + eps). The row (<= 16 KiB
-// here) is still in L1/L2 for the second pass.
+// here) is still in L1/L2 for the second pass. STREAM = 1 writes y with non-temporal stores (cpu_simd.hpp
+// write_vectors).
 
 #include <kbench/backends/cpu.hpp>
 #include <kbench/error.hpp>
 
 #include "rms_norm.hpp"
 
-#include "../common/cpu_rows_simd.hpp"
+#include "../common/cpu_simd.hpp"
 
 #include <cmath>
 #include <cstddef>
@@ -19,7 +20,7 @@ namespace kbench::kernels {
 
 namespace {
 
-using namespace simd;  // f32v, load, store, hsum (../common/cpu_rows_simd.hpp)
+using namespace simd;  // f32v, load, store, hsum, write_vectors (../common/cpu_simd.hpp)
 
 constexpr float eps = 1e-6f;
 
@@ -51,40 +52,43 @@ template <int W, int U>
 
 template <int W>
 [[gnu::always_inline]] inline void normalize_row(const float* x, const float* w, float* y, std::size_t n,
-                                                 float rstd) {
-  std::size_t i = 0;
-  for (; i + W <= n; i += W) store<W>(y + i, load<W>(x + i) * rstd * load<W>(w + i));
+                                                 float rstd, bool stream) {
+  std::size_t i = write_vectors<W>(
+      y, n, stream, [&](std::size_t at) __attribute__((always_inline)) {
+        return load<W>(x + at) * rstd * load<W>(w + at);
+      });
   for (; i < n; ++i) y[i] = x[i] * rstd * w[i];
 }
 
 template <int W, int U>
 [[gnu::always_inline]] inline void rms_rows(const float* x, const float* w, float* y, std::size_t cols,
-                                            std::size_t begin, std::size_t end) {
+                                            std::size_t begin, std::size_t end, bool stream) {
   const auto count = static_cast<float>(cols);
   for (std::size_t r = begin; r < end; ++r) {
     const float* xr = x + r * cols;
     const float rstd = 1.0f / std::sqrt(row_sum_of_squares<W, U>(xr, cols) / count + eps);
-    normalize_row<W>(xr, w, y + r * cols, cols, rstd);
+    normalize_row<W>(xr, w, y + r * cols, cols, rstd, stream);
   }
+  if (stream) stream_fence();
 }
 
 // One wrapper per ISA; the row loop is inlined into it and compiled for that ISA.
-using rows_fn = void (*)(const float*, const float*, float*, std::size_t, std::size_t, std::size_t);
+using rows_fn = void (*)(const float*, const float*, float*, std::size_t, std::size_t, std::size_t, bool);
 
 template <int U>
-void rows_sse2(const float* x, const float* w, float* y, std::size_t cols, std::size_t begin,
-               std::size_t end) {
-  rms_rows<4, U>(x, w, y, cols, begin, end);
+void rows_sse2(const float* x, const float* w, float* y, std::size_t cols, std::size_t begin, std::size_t end,
+               bool stream) {
+  rms_rows<4, U>(x, w, y, cols, begin, end, stream);
 }
 template <int U>
 [[KBENCH_TARGET_AVX2]] void rows_avx2(const float* x, const float* w, float* y, std::size_t cols,
-                                      std::size_t begin, std::size_t end) {
-  rms_rows<8, U>(x, w, y, cols, begin, end);
+                                      std::size_t begin, std::size_t end, bool stream) {
+  rms_rows<8, U>(x, w, y, cols, begin, end, stream);
 }
 template <int U>
 [[KBENCH_TARGET_AVX512]] void rows_avx512(const float* x, const float* w, float* y, std::size_t cols,
-                                          std::size_t begin, std::size_t end) {
-  rms_rows<16, U>(x, w, y, cols, begin, end);
+                                          std::size_t begin, std::size_t end, bool stream) {
+  rms_rows<16, U>(x, w, y, cols, begin, end, stream);
 }
 
 rows_fn select(isa which, std::size_t unroll) {
@@ -121,17 +125,18 @@ launcher bind_rms_norm_cpu(const kernel_args& args) {
     KBENCH_THROW("rms_norm/cpu: UNROLL must be 1, 2 or 4, got {}", unroll);
   }
   const rows_fn run = select(isa_of(args.config, "rms_norm/cpu"), unroll);
+  const bool stream = stream_of(args.config, "rms_norm/cpu");
 
   buffer_ptr input = args.inputs[0];
   buffer_ptr weight = args.inputs[1];
   buffer_ptr output = device->allocate(bytes);
-  return [device, input, weight, output, rows, cols, grain, run]() {
+  return [device, input, weight, output, rows, cols, grain, run, stream]() {
     const float* x = cpu::float_data(input);
     const float* w = cpu::float_data(weight);
     float* y = cpu::float_data(output);
     event_ptr done = device->launch([=](const cpu::parallel_context& ctx) {
       for_tasks(ctx, rows, grain,
-                [=](std::size_t begin, std::size_t end) { run(x, w, y, cols, begin, end); });
+                [=](std::size_t begin, std::size_t end) { run(x, w, y, cols, begin, end, stream); });
     });
     return call_result{{done}, {output}};
   };

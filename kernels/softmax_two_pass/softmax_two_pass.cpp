@@ -25,8 +25,11 @@ KBENCH_KERNEL(softmax_two_pass) {
       .bytes_moved([](const shape& s) { return 2.0 * sizeof(float) * static_cast<double>(element_count(s)); })
       .implement(backend_kind::torch, &bind_softmax_two_pass_torch, {},
                  "at::_softmax_out into a preallocated output")
-      .implement(backend_kind::cpu, &bind_softmax_two_pass_cpu, row_spaces::cpu_default())
-      .tune(backend_kind::cpu, [](const shape& s) { return row_spaces::cpu(element_count(s) / s.back()); });
+      .implement(backend_kind::cpu, &bind_softmax_two_pass_cpu, row_spaces::cpu_writing_default())
+      .tune(backend_kind::cpu, [](const shape& s) {
+        return row_spaces::cpu_writing(element_count(s) / s.back(),
+                                       element_count(s) * std::int64_t{sizeof(float)});
+      });
 #if KBENCH_HAS_OPENCL
   // VEC 4, WG 64: on PoCL (CPU) every merge level of the work-group tree costs a barrier, so fewer, wider
   // work-items win: at [1024,1024] VEC 4 ran 2.6x faster than VEC 1 at WG 64 (6.6 vs 17 ms), and WG 16 2.5x

@@ -4,14 +4,15 @@
 // so every lane has seen the same number of elements and one reciprocal 1 / count serves all of them. The
 // lanes are then merged with Chan's formula in a tree (vectors first, then vector halves), where equal counts
 // make each merge a few multiply-adds; the last N % (UNROLL * W) elements go through a scalar Welford and
-// one general merge. A second pass writes y = (x - mean) * rstd * w + b (the row is still in L1/L2).
+// one general merge. A second pass writes y = (x - mean) * rstd * w + b (the row is still in L1/L2); STREAM
+// = 1 writes it with non-temporal stores (cpu_simd.hpp write_vectors).
 
 #include <kbench/backends/cpu.hpp>
 #include <kbench/error.hpp>
 
 #include "welford.hpp"
 
-#include "../common/cpu_rows_simd.hpp"
+#include "../common/cpu_simd.hpp"
 
 #include <cmath>
 #include <cstddef>
@@ -21,7 +22,7 @@ namespace kbench::kernels {
 
 namespace {
 
-using namespace simd;  // f32v, load, store, low_half, high_half (../common/cpu_rows_simd.hpp)
+using namespace simd;  // f32v, load, store, low_half, high_half, write_vectors (../common/cpu_simd.hpp)
 
 constexpr float eps = 1e-5f;
 
@@ -104,41 +105,44 @@ template <int W, int U>
 
 template <int W>
 [[gnu::always_inline]] inline void normalize_row(const float* x, const float* w, const float* b, float* y,
-                                                 std::size_t n, float mean, float rstd) {
-  std::size_t i = 0;
-  for (; i + W <= n; i += W)
-    store<W>(y + i, (load<W>(x + i) - mean) * rstd * load<W>(w + i) + load<W>(b + i));
+                                                 std::size_t n, float mean, float rstd, bool stream) {
+  std::size_t i = write_vectors<W>(
+      y, n, stream, [&](std::size_t at) __attribute__((always_inline)) {
+        return (load<W>(x + at) - mean) * rstd * load<W>(w + at) + load<W>(b + at);
+      });
   for (; i < n; ++i) y[i] = (x[i] - mean) * rstd * w[i] + b[i];
 }
 
 template <int W, int U>
 [[gnu::always_inline]] inline void welford_rows(const float* x, const float* w, const float* b, float* y,
-                                                std::size_t cols, std::size_t begin, std::size_t end) {
+                                                std::size_t cols, std::size_t begin, std::size_t end,
+                                                bool stream) {
   for (std::size_t r = begin; r < end; ++r) {
     const moments m = row_moments<W, U>(x + r * cols, cols);
     const float var = m.m2 / m.count;  // biased, as torch's layer_norm
-    normalize_row<W>(x + r * cols, w, b, y + r * cols, cols, m.mean, 1.0f / std::sqrt(var + eps));
+    normalize_row<W>(x + r * cols, w, b, y + r * cols, cols, m.mean, 1.0f / std::sqrt(var + eps), stream);
   }
+  if (stream) stream_fence();
 }
 
 // One wrapper per ISA; the row loop is inlined into it and compiled for that ISA.
 using rows_fn = void (*)(const float*, const float*, const float*, float*, std::size_t, std::size_t,
-                         std::size_t);
+                         std::size_t, bool);
 
 template <int U>
 void rows_sse2(const float* x, const float* w, const float* b, float* y, std::size_t cols, std::size_t begin,
-               std::size_t end) {
-  welford_rows<4, U>(x, w, b, y, cols, begin, end);
+               std::size_t end, bool stream) {
+  welford_rows<4, U>(x, w, b, y, cols, begin, end, stream);
 }
 template <int U>
 [[KBENCH_TARGET_AVX2]] void rows_avx2(const float* x, const float* w, const float* b, float* y,
-                                      std::size_t cols, std::size_t begin, std::size_t end) {
-  welford_rows<8, U>(x, w, b, y, cols, begin, end);
+                                      std::size_t cols, std::size_t begin, std::size_t end, bool stream) {
+  welford_rows<8, U>(x, w, b, y, cols, begin, end, stream);
 }
 template <int U>
 [[KBENCH_TARGET_AVX512]] void rows_avx512(const float* x, const float* w, const float* b, float* y,
-                                          std::size_t cols, std::size_t begin, std::size_t end) {
-  welford_rows<16, U>(x, w, b, y, cols, begin, end);
+                                          std::size_t cols, std::size_t begin, std::size_t end, bool stream) {
+  welford_rows<16, U>(x, w, b, y, cols, begin, end, stream);
 }
 
 rows_fn select(isa which, std::size_t unroll) {
@@ -176,19 +180,20 @@ launcher bind_welford_cpu(const kernel_args& args) {
     KBENCH_THROW("welford/cpu: UNROLL must be 1, 2 or 4, got {}", unroll);
   }
   const rows_fn run = select(isa_of(args.config, "welford/cpu"), unroll);
+  const bool stream = stream_of(args.config, "welford/cpu");
 
   buffer_ptr input = args.inputs[0];
   buffer_ptr weight = args.inputs[1];
   buffer_ptr bias = args.inputs[2];
   buffer_ptr output = device->allocate(bytes);
-  return [device, input, weight, bias, output, rows, cols, grain, run]() {
+  return [device, input, weight, bias, output, rows, cols, grain, run, stream]() {
     const float* x = cpu::float_data(input);
     const float* w = cpu::float_data(weight);
     const float* b = cpu::float_data(bias);
     float* y = cpu::float_data(output);
     event_ptr done = device->launch([=](const cpu::parallel_context& ctx) {
       for_tasks(ctx, rows, grain,
-                [=](std::size_t begin, std::size_t end) { run(x, w, b, y, cols, begin, end); });
+                [=](std::size_t begin, std::size_t end) { run(x, w, b, y, cols, begin, end, stream); });
     });
     return call_result{{done}, {output}};
   };

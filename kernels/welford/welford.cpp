@@ -33,8 +33,11 @@ KBENCH_KERNEL(welford) {
           backend_kind::torch, &bind_welford_torch, {},
           "at::native_layer_norm_out into preallocated y, mean, rstd (ATen's generated out= wrapper: it "
           "computes into temporaries and copies)")
-      .implement(backend_kind::cpu, &bind_welford_cpu, row_spaces::cpu_default())
-      .tune(backend_kind::cpu, [](const shape& s) { return row_spaces::cpu(element_count(s) / s.back()); });
+      .implement(backend_kind::cpu, &bind_welford_cpu, row_spaces::cpu_writing_default())
+      .tune(backend_kind::cpu, [](const shape& s) {
+        return row_spaces::cpu_writing(element_count(s) / s.back(),
+                                       element_count(s) * std::int64_t{sizeof(float)});
+      });
 #if KBENCH_HAS_OPENCL
   // VEC 4, WG 64: on PoCL (CPU) every level of the work-group tree costs a barrier, so fewer, wider
   // work-items win: at [1024,1024] VEC 4 + WG 64 ran 3x faster than VEC 1 + WG 256 (layer_norm: 2.1 vs 6.2

@@ -1,0 +1,109 @@
+// STREAM = 1 of the cpu row kernels that write a row per row (layer_norm, rms_norm, welford,
+// softmax_two_pass, batch_softmax): the output goes out through non-temporal stores
+// (kernels/common/cpu_simd.hpp write_vectors; the softmaxes keep pass 1's exps in a per-thread row buffer
+// then). Their spaces offer it only for outputs of 4 MiB or more, so the sampled configs of
+// tuning_space_test.cpp (on the smallest shapes) never reach it; these tests run it against the torch
+// reference on rows that start 16-byte aligned (the streaming path) and on rows of an odd length
+// (write_vectors falls back to normal stores), for sse2 and the host's best ISA, and check which shapes'
+// spaces offer it.
+
+#include <kbench/accuracy.hpp>
+#include <kbench/backend_registry.hpp>
+#include <kbench/bound_kernel.hpp>
+#include <kbench/error.hpp>
+#include <kbench/registry.hpp>
+#include <kbench/tune/space.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace kbench {
+namespace {
+
+const std::vector<std::string>& streaming_row_kernels() {
+  static const std::vector<std::string> names{"layer_norm", "rms_norm", "welford", "softmax_two_pass",
+                                              "batch_softmax"};
+  return names;
+}
+
+/// `s` with its last dimension (the row length) replaced by `cols`.
+shape with_row_length(shape s, std::int64_t cols) {
+  s.back() = cols;
+  return s;
+}
+
+/// Whether any config of `kernel`'s cpu space at `s` has STREAM = 1 on `device`.
+bool space_offers_streaming(const kernel_definition& kernel, const shape& s, const device_ptr& device) {
+  const tune::enumerated_space valid =
+      kernel.find(backend_kind::cpu)->tuning_space(s).enumerate(device->info());
+  for (tune::config_id id = 0; id < valid.size(); ++id) {
+    if (valid.to_config(id).at("STREAM") == 1) return true;
+  }
+  return false;
+}
+
+TEST(RowKernelStreamingStores, MatchTheTorchReferenceOnAlignedAndOddRows) {
+  const device_ptr device = open_device(backend_kind::cpu);
+  for (const std::string& name : streaming_row_kernels()) {
+    const kernel_definition& kernel = find_kernel(name);
+    const implementation& impl = *kernel.find(backend_kind::cpu);
+    std::vector<config> configs{impl.default_config};  // the host's best ISA
+    configs.back()["STREAM"] = 1;
+    configs.push_back(configs.back());
+    configs.back()["ISA"] = 0;  // sse2: 4-lane vectors
+    // The first shape's rows (256 floats) start 16-byte aligned: non-temporal stores. 1027 floats: every
+    // row but the first starts misaligned, and each row ends in a partial vector.
+    for (const shape& s : {kernel.shapes.front(), with_row_length(kernel.shapes.front(), 1027)}) {
+      for (const config& cfg : configs) {
+        SCOPED_TRACE(testing::Message() << name << " " << to_string(s) << " " << to_json_text(cfg));
+        const auto inputs = kernel.make_inputs(s, 77);
+        const auto expected = kernel.reference(inputs);
+        const bound_kernel bound(kernel, impl, device, s, inputs, cfg);
+        EXPECT_EQ(bound.used_config(), cfg);
+        const accuracy_report report =
+            check_accuracy(bound.run_and_read(expected), expected, kernel.tolerance);
+        EXPECT_TRUE(report.passed) << report.message;
+      }
+    }
+  }
+}
+
+TEST(RowKernelStreamingStores, OfferedOnlyForOutputsOfFourMebibytesOrMore) {
+  const device_ptr device = open_device(backend_kind::cpu);
+  for (const std::string& name : streaming_row_kernels()) {
+    const kernel_definition& kernel = find_kernel(name);
+    SCOPED_TRACE(name);
+    EXPECT_FALSE(space_offers_streaming(kernel, kernel.shapes.front(), device))
+        << to_string(kernel.shapes.front()) << ": the output fits the cache";
+    EXPECT_TRUE(space_offers_streaming(kernel, kernel.shapes.back(), device))
+        << to_string(kernel.shapes.back());
+  }
+  // sum writes one float per row: no STREAM parameter at all.
+  const kernel_definition& sum = find_kernel("sum");
+  EXPECT_EQ(sum.find(backend_kind::cpu)->default_config.count("STREAM"), 0U);
+}
+
+TEST(RowKernelStreamingStores, AStreamValueOtherThanZeroOrOneIsRefused) {
+  const device_ptr device = open_device(backend_kind::cpu);
+  for (const std::string& name : streaming_row_kernels()) {
+    const kernel_definition& kernel = find_kernel(name);
+    const implementation& impl = *kernel.find(backend_kind::cpu);
+    const shape& s = kernel.shapes.front();
+    config cfg = impl.default_config;
+    cfg["STREAM"] = 2;
+    try {
+      const bound_kernel bound(kernel, impl, device, s, kernel.make_inputs(s, 1), cfg);
+      ADD_FAILURE() << name << ": STREAM = 2 was accepted";
+    } catch (const error& e) {
+      EXPECT_NE(std::string(e.what()).find(name + "/cpu: STREAM must be 0 or 1, got 2"), std::string::npos)
+          << e.what();
+    }
+  }
+}
+
+}  // namespace
+}  // namespace kbench
