@@ -70,10 +70,24 @@ template <int W>
   _mm_sfence();
 }
 
-/// Below this output size [bytes] non-temporal stores cannot win: the output fits the per-core L2 (2 MiB on
-/// the development machine), and the next call would read it from memory instead of the cache. The spaces
-/// offer STREAM = 1 only from this size on.
-inline constexpr std::int64_t min_stream_bytes = std::int64_t{4} << 20;
+/// Up to this output size [bytes] non-temporal stores lose: the inputs and the output of a call stay in the
+/// last-level cache until the next call, and streaming sends the output to memory every time. On the 2-core
+/// AVX2 development VM (32 MiB L3), add [1024,1024] (a 4 MiB output, 12 MiB touched) took 0.20-0.22 ms per
+/// call with STREAM 1 against 0.12-0.14 ms with 0 (throughput, three interleaved pairs), where the tuner,
+/// timing single calls of ~0.1 ms with 50-150% spread, had picked 1. From 8 MiB outputs on ([1024,2048]) it
+/// picked STREAM 1 for geglu, swiglu, layer_norm, rms_norm and welford.
+inline constexpr std::int64_t cache_resident_output_bytes = std::int64_t{4} << 20;
+
+/// Adds the parameter STREAM (0/1: non-temporal stores of the output) for a kernel whose output takes
+/// `output_bytes`, 1 only where that is more than cache_resident_output_bytes.
+inline tune::space& add_stream(tune::space& s, std::int64_t output_bytes) {
+  s.add(tune::parameter::boolean("STREAM"));
+  s.add_constraint("STREAM only for an output of more than 4 MiB",
+                   [output_bytes](const config& c, const device_info&) {
+                     return c.at("STREAM") == 0 || output_bytes > cache_resident_output_bytes;
+                   });
+  return s;
+}
 
 /// The config's STREAM (0, normal stores, when absent): whether the output goes out through non-temporal
 /// stores. Throws unless 0 or 1.

@@ -33,16 +33,13 @@ inline tune::space cpu_tasks(const std::string& task_name, std::int64_t items, s
                              std::int64_t high, std::int64_t output_bytes, config default_config) {
   tune::space s;
   simd::add_isa(s);
-  s.add(tune::parameter::power_of_two(task_name, low, high)).add(tune::parameter::boolean("STREAM"));
+  s.add(tune::parameter::power_of_two(task_name, low, high));
+  simd::add_stream(s, output_bytes);
   const std::int64_t default_task = default_config.at(task_name);
   s.add_constraint(task_name + " < 2 * items (larger ones are all serial) or the default",
                    [task_name, items, default_task](const config& c, const device_info&) {
                      const std::int64_t task = c.at(task_name);
                      return task < 2 * items || task == default_task;
-                   });
-  s.add_constraint("STREAM only for an output of 4 MiB or more",
-                   [output_bytes](const config& c, const device_info&) {
-                     return c.at("STREAM") == 0 || output_bytes >= simd::min_stream_bytes;
                    });
   s.set_default(std::move(default_config));
   return s;

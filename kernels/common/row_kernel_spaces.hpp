@@ -52,16 +52,12 @@ inline config cpu_writing_default() {
   return c;
 }
 
-/// cpu(rows) and STREAM (0/1) for a kernel whose output takes `output_bytes`; STREAM 1 only from
-/// simd::min_stream_bytes on, where the output no longer fits the cache. At [4096,4096] on the 2-core AVX2
-/// development VM STREAM 1 took rms_norm from 8.5-10.0 to 5.8-6.9 ms (same session, interleaved).
+/// cpu(rows) and STREAM (simd::add_stream) for a kernel whose output takes `output_bytes`. At [4096,4096] on
+/// the 2-core AVX2 development VM STREAM 1 took rms_norm from 8.5-10.0 to 5.8-6.9 ms (same session,
+/// interleaved).
 inline tune::space cpu_writing(std::int64_t rows, std::int64_t output_bytes) {
   tune::space s = cpu(rows);
-  s.add(tune::parameter::boolean("STREAM"));
-  s.add_constraint("STREAM only for an output of 4 MiB or more",
-                   [output_bytes](const config& c, const device_info&) {
-                     return c.at("STREAM") == 0 || output_bytes >= simd::min_stream_bytes;
-                   });
+  simd::add_stream(s, output_bytes);
   s.set_default(cpu_writing_default());
   return s;
 }

@@ -1,7 +1,7 @@
 // STREAM = 1 of the cpu row kernels that write a row per row (layer_norm, rms_norm, welford,
 // softmax_two_pass, batch_softmax): the output goes out through non-temporal stores
 // (kernels/common/cpu_simd.hpp write_vectors; the softmaxes keep pass 1's exps in a per-thread row buffer
-// then). Their spaces offer it only for outputs of 4 MiB or more, so the sampled configs of
+// then). Their spaces offer it only for outputs of more than 4 MiB, so the sampled configs of
 // tuning_space_test.cpp (on the smallest shapes) never reach it; these tests run it against the torch
 // reference on rows that start 16-byte aligned (the streaming path) and on rows of an odd length
 // (write_vectors falls back to normal stores), for sse2 and the host's best ISA, and check which shapes'
@@ -72,7 +72,7 @@ TEST(RowKernelStreamingStores, MatchTheTorchReferenceOnAlignedAndOddRows) {
   }
 }
 
-TEST(RowKernelStreamingStores, OfferedOnlyForOutputsOfFourMebibytesOrMore) {
+TEST(RowKernelStreamingStores, OfferedOnlyForOutputsOfMoreThanFourMebibytes) {
   const device_ptr device = open_device(backend_kind::cpu);
   for (const std::string& name : streaming_row_kernels()) {
     const kernel_definition& kernel = find_kernel(name);
@@ -81,6 +81,14 @@ TEST(RowKernelStreamingStores, OfferedOnlyForOutputsOfFourMebibytesOrMore) {
         << to_string(kernel.shapes.front()) << ": the output fits the cache";
     EXPECT_TRUE(space_offers_streaming(kernel, kernel.shapes.back(), device))
         << to_string(kernel.shapes.back());
+  }
+  // At the boundary, for a row kernel and an elementwise one: 1024 x 1024 floats (4 MiB) stay in the cache,
+  // 1024 x 1028 do not.
+  for (const std::string name : {"rms_norm", "add"}) {
+    SCOPED_TRACE(name);
+    const kernel_definition& kernel = find_kernel(name);
+    EXPECT_FALSE(space_offers_streaming(kernel, {1024, 1024}, device));
+    EXPECT_TRUE(space_offers_streaming(kernel, {1024, 1028}, device));
   }
   // sum writes one float per row: no STREAM parameter at all.
   const kernel_definition& sum = find_kernel("sum");
