@@ -27,7 +27,7 @@ using namespace simd;  // f32v, load, store, vmax, hmax, hsum, exp, write_vector
 // Pass 1 over one row of n floats: the max, the sum of exp(x - max), and e = exp(x - m) stored into e for
 // every whole vector, where m is the running max when the vector was read (step_max[v] for vector v). UNROLL
 // vectors per step; the sums are rescaled only when a step raises the max, which for a row of random values
-// happens O(log n) times. Returns how many floats of y were written (a multiple of W); the < W floats after
+// happens O(log n) times. Returns how many floats of e were written (a multiple of W); the < W floats after
 // them are left to pass 2.
 template <int W, int U>
 [[gnu::always_inline]] inline std::size_t row_exp_and_sum(const float* x, float* e_out, std::size_t n,
