@@ -58,11 +58,7 @@ template <int W, int U>
       step_max[i / W + static_cast<std::size_t>(u)] = m;
     }
   }
-#pragma GCC unroll 2
-  for (int width = U / 2; width > 0; width /= 2) {
-#pragma GCC unroll 2
-    for (int u = 0; u < width; ++u) acc[u] += acc[u + width];
-  }
+  fold<W, U>(acc);
   for (; i + W <= n; i += W) {  // whole vectors left: the same update, one vector per step
     const f32v<W> v = load<W>(x + i);
     const float top_max = hmax<W>(v);

@@ -41,11 +41,7 @@ template <int W, int U, int Power>
       }
     }
   }
-#pragma GCC unroll 2
-  for (int width = U / 2; width > 0; width /= 2) {
-#pragma GCC unroll 2
-    for (int u = 0; u < width; ++u) acc[u] += acc[u + width];
-  }
+  fold<W, U>(acc);
   for (; i + W <= n; i += W) {
     const f32v<W> d = load<W>(x + i) - center;
     if constexpr (Power == 1) {

@@ -36,11 +36,7 @@ template <int W, int U>
 #pragma GCC unroll 4
       for (int u = 0; u < U; ++u) acc[u] += load<W>(x + i + std::size_t{W} * u);
     }
-#pragma GCC unroll 2
-    for (int width = U / 2; width > 0; width /= 2) {
-#pragma GCC unroll 2
-      for (int u = 0; u < width; ++u) acc[u] += acc[u + width];
-    }
+    fold<W, U>(acc);
     total += hsum<W>(acc[0]);
   }
   float tail = 0;  // fewer than UNROLL * W elements

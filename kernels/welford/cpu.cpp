@@ -66,6 +66,22 @@ template <int W>
   }
 }
 
+// Merges the U vectors (each lane the moments of `count` elements) into mean[0], m2[0]: the upper half onto
+// the lower half until one is left; count becomes each lane's count after the merges. Compile-time indices,
+// as in simd::fold (cpu_rows_simd.hpp), so that the vectors stay in registers.
+template <int W, int U, int Width = U / 2, int I = 0>
+[[gnu::always_inline]] inline void merge_vectors(f32v<W> (&mean)[U], f32v<W> (&m2)[U], float& count) {
+  if constexpr (Width > 0) {
+    if constexpr (I < Width) {
+      merge_equal<W>(mean[I], m2[I], mean[I + Width], m2[I + Width], count);
+      merge_vectors<W, U, Width, I + 1>(mean, m2, count);
+    } else {
+      count *= 2;
+      merge_vectors<W, U, Width / 2, 0>(mean, m2, count);
+    }
+  }
+}
+
 template <int W, int U>
 [[gnu::always_inline]] inline moments row_moments(const float* x, std::size_t n) {
   constexpr std::size_t step = std::size_t{W} * U;  // [floats]
@@ -85,13 +101,7 @@ template <int W, int U>
     }
   }
   float lane_count = count;
-#pragma GCC unroll 2
-  for (int width = U / 2; width > 0; width /= 2) {
-#pragma GCC unroll 2
-    for (int u = 0; u < width; ++u)
-      merge_equal<W>(mean[u], m2[u], mean[u + width], m2[u + width], lane_count);
-    lane_count *= 2;
-  }
+  merge_vectors<W, U>(mean, m2, lane_count);
   const moments body = merge_lanes<W>(mean[0], m2[0], lane_count);
   moments tail;  // the last n % step elements, plain Welford
   for (; i < n; ++i) {
