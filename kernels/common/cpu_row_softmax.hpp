@@ -1,8 +1,9 @@
 #pragma once
 // Row softmax on the cpu backend, shared by softmax_two_pass and batch_softmax (a batch of matrices is B * M
-// rows), two passes per row. Pass 1 reads x, keeps a running max m and a running sum of exp(x - m) (rescaled
-// when the max grows) and stores each e = exp(x - m) into y; pass 2 rescales y in place by exp(m - max) /
-// sum, one scalar exp per change of m. That is one vector exp per element instead of two (recomputing exp(x -
+// rows), two passes per row. Pass 1 reads x, keeps a reference m near the running max (raised when a value
+// exceeds it by more than rescale_margin) and a running sum of exp(x - m) (rescaled when m is raised), and
+// stores each e = exp(x - m) into y; pass 2 rescales y in place by exp(m - final m) / sum, one scalar exp per
+// change of m. That is one vector exp per element instead of two (recomputing exp(x -
 // max) in pass 2 left the large rows compute bound, at ~1x torch, whose softmax also takes one exp per
 // element); the row (<= 16 KiB here) is still in L1/L2 for pass 2, and the extra rounding of the factor keeps
 // errors at a few ulp. Vectors of W floats (the ISA parameter: 4 SSE2, 8 AVX2, 16 AVX-512) with a polynomial
@@ -24,14 +25,24 @@ namespace kbench::kernels::cpu_row_softmax {
 
 using namespace simd;  // f32v, load, store, vmax, hmax, hsum, exp, write_vectors
 
-// Pass 1 over one row of n floats: the max, the sum of exp(x - max), and e = exp(x - m) stored into e for
-// every whole vector, where m is the running max when the vector was read (step_max[v] for vector v). UNROLL
-// vectors per step; the sums are rescaled only when a step raises the max, which for a row of random values
-// happens O(log n) times. Returns how many floats of e were written (a multiple of W); the < W floats after
-// them are left to pass 2.
+// [natural-log units] how far a value may exceed the reference m before m is raised to it. Softmax is the
+// same for any m (exp(x - m) / sum exp(x - m)); m only has to keep exp(x - m) finite: <= e^8 ~ 3e3 per
+// element here. Raising m at every new running max (margin 0) costs, for a row of random values, O(log n)
+// raises per row, each a mispredicted branch and a scalar libm exp, and pass 2 a new factor after each; with
+// the margin, m is set by the first step and rarely moves. Same session, old/new binaries interleaved,
+// softmax_two_pass UNROLL 2, wall median: [1024,4096] GRAIN 4 2.50-2.84 -> 2.19-2.37 ms, [4096,4096] GRAIN 1
+// STREAM 1 10.4-10.7 -> 9.6-10.2 ms; [1024,256] on one thread, UNROLL 4, throughput 0.41-0.44 -> 0.36-0.40
+// ms.
+constexpr float rescale_margin = 8.0f;
+
+// Pass 1 over one row of n floats: a reference m (>= the row's max - rescale_margin, <= its max), the sum of
+// exp(x - m), and e = exp(x - m') stored into e for every whole vector, where m' is the reference when the
+// vector was read (step_ref[v] for vector v). UNROLL vectors per step; the sums are rescaled only when a step
+// raises m. Returns how many floats of e were written (a multiple of W); the < W floats after them are left
+// to pass 2.
 template <int W, int U>
 [[gnu::always_inline]] inline std::size_t row_exp_and_sum(const float* x, float* e_out, std::size_t n,
-                                                          float* step_max, float& max_out, float& sum_out) {
+                                                          float* step_ref, float& ref_out, float& sum_out) {
   constexpr std::size_t step = std::size_t{W} * U;  // [floats]
   float m = -std::numeric_limits<float>::infinity();
   f32v<W> acc[U] = {};
@@ -44,7 +55,7 @@ template <int W, int U>
 #pragma GCC unroll 4
     for (int u = 1; u < U; ++u) top = vmax<W>(top, v[u]);
     const float top_max = hmax<W>(top);
-    if (top_max > m) {
+    if (top_max > m + rescale_margin) {
       const float scale = std::exp(m - top_max);  // exp(-inf) = 0 on the first step, when the sums are 0
 #pragma GCC unroll 4
       for (int u = 0; u < U; ++u) acc[u] *= scale;
@@ -55,25 +66,25 @@ template <int W, int U>
       const f32v<W> e = simd::exp<W>(v[u] - m);
       store<W>(e_out + i + std::size_t{W} * u, e);
       acc[u] += e;
-      step_max[i / W + static_cast<std::size_t>(u)] = m;
+      step_ref[i / W + static_cast<std::size_t>(u)] = m;
     }
   }
   fold<W, U>(acc);
   for (; i + W <= n; i += W) {  // whole vectors left: the same update, one vector per step
     const f32v<W> v = load<W>(x + i);
     const float top_max = hmax<W>(v);
-    if (top_max > m) {
+    if (top_max > m + rescale_margin) {
       acc[0] *= std::exp(m - top_max);
       m = top_max;
     }
     const f32v<W> e = simd::exp<W>(v - m);
     store<W>(e_out + i, e);
     acc[0] += e;
-    step_max[i / W] = m;
+    step_ref[i / W] = m;
   }
   const std::size_t stored = i;
   float sum = hsum<W>(acc[0]);
-  for (; i < n; ++i) {  // the tail, one element at a time with the same online update (not stored)
+  for (; i < n; ++i) {  // the tail, one element at a time, raising m to every new max (not stored)
     if (x[i] > m) {
       sum = sum * std::exp(m - x[i]) + 1.0f;
       m = x[i];
@@ -81,46 +92,46 @@ template <int W, int U>
       sum += std::exp(x[i] - m);
     }
   }
-  max_out = m;
+  ref_out = m;
   sum_out = sum;
   return stored;
 }
 
-// Pass 2: y = e * exp(m - max) / sum over the stored vectors (one scalar exp each time m changes), then
-// y = exp(x - max) / sum over the tail. e may be y itself.
+// Pass 2: y = e * exp(m' - ref) / sum over the stored vectors (m' = step_ref of the vector; one scalar exp
+// each time it changes), then y = exp(x - ref) / sum over the tail. e may be y itself.
 template <int W>
 [[gnu::always_inline]] inline void row_normalize(const float* x, const float* e, float* y, std::size_t n,
-                                                 std::size_t stored, const float* step_max, float max,
+                                                 std::size_t stored, const float* step_ref, float ref,
                                                  float sum, bool stream) {
   const float inv = 1.0f / sum;
-  float m = std::numeric_limits<float>::quiet_NaN();  // != every max: the first vector computes its factor
+  float m = std::numeric_limits<float>::quiet_NaN();  // != every m': the first vector computes its factor
   float factor = 0;
   write_vectors<W>(
       y, stored, stream, [&](std::size_t at) __attribute__((always_inline)) {
-        if (!(step_max[at / W] == m)) {
-          m = step_max[at / W];
-          factor = std::exp(m - max) * inv;
+        if (!(step_ref[at / W] == m)) {
+          m = step_ref[at / W];
+          factor = std::exp(m - ref) * inv;
         }
         return load<W>(e + at) * factor;
       });
-  for (std::size_t i = stored; i < n; ++i) y[i] = std::exp(x[i] - max) * inv;
+  for (std::size_t i = stored; i < n; ++i) y[i] = std::exp(x[i] - ref) * inv;
 }
 
 template <int W, int U>
 [[gnu::always_inline]] inline void softmax_rows(const float* x, float* y, std::size_t cols, std::size_t begin,
                                                 std::size_t end, bool stream) {
-  // The running max of every stored vector of a row, and with `stream` the row's e; per thread and kept, so
+  // The reference m of every stored vector of a row, and with `stream` the row's e; per thread and kept, so
   // no allocation once warm.
-  thread_local std::vector<float> step_max;
+  thread_local std::vector<float> step_ref;
   thread_local std::vector<float> row_buffer;
-  step_max.resize(std::max(step_max.size(), cols / W + 1));
+  step_ref.resize(std::max(step_ref.size(), cols / W + 1));
   if (stream) row_buffer.resize(std::max(row_buffer.size(), cols));
   for (std::size_t r = begin; r < end; ++r) {
-    float max = 0;
+    float ref = 0;
     float sum = 0;
     float* e = stream ? row_buffer.data() : y + r * cols;
-    const std::size_t stored = row_exp_and_sum<W, U>(x + r * cols, e, cols, step_max.data(), max, sum);
-    row_normalize<W>(x + r * cols, e, y + r * cols, cols, stored, step_max.data(), max, sum, stream);
+    const std::size_t stored = row_exp_and_sum<W, U>(x + r * cols, e, cols, step_ref.data(), ref, sum);
+    row_normalize<W>(x + r * cols, e, y + r * cols, cols, stored, step_ref.data(), ref, sum, stream);
   }
   if (stream) stream_fence();
 }
