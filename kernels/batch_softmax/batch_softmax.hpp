@@ -3,8 +3,9 @@
 // floats (the attention-score layout), each with exactly two passes: pass 1 finds the row max and the sum of
 // exp(x - max) together (online rescaling: the running sum is scaled by exp(old max - new max) whenever the
 // max grows), pass 2 writes y = exp(x - max) / sum (the cpu implementation stores
-// exp(x - running max) in pass 1 and rescales it in pass 2: one exp per element). Memory bound: 8 bytes per
-// element at least (one read for each pass; the second usually hits the cache for rows of a few KiB).
+// exp(x - a reference near the running max) in pass 1 and rescales it in pass 2: one exp per element). Memory
+// bound: 8 bytes per element at least (one read for each pass; the second usually hits the cache for rows of
+// a few KiB).
 
 #include <kbench/host_tensor.hpp>
 #include <kbench/kernel.hpp>
