@@ -1,6 +1,7 @@
-// Where the cpu backend's threads run (backends/cpu/placement.hpp): a host thread that waits for a kernel on
-// the dispatcher's cpu steps off it, and keeps its affinity mask; a host that helps a pool with the chunks of
-// the helper on its cpu (thread_pool::help) never runs a chunk twice or one of a finished loop.
+// Where the cpu backend's threads run (backends/cpu/placement.hpp): a thread steps off a cpu and keeps its
+// affinity mask, and so does a host thread that waits for a kernel on the dispatcher's cpu; a host that helps
+// a pool with the chunks of the helper on its cpu (thread_pool::help) never runs a chunk twice or one of a
+// finished loop.
 
 #include <kbench/backends/cpu.hpp>
 
@@ -34,13 +35,35 @@ void place_on(int cpu, const cpu_set_t& mask) {
   ASSERT_EQ(pthread_setaffinity_np(pthread_self(), sizeof(mask), &mask), 0);
 }
 
-TEST(CpuPlacement, AHostWaitingOnTheDispatchersCpuStepsOffItAndKeepsItsMask) {
+TEST(CpuPlacement, StepOffMovesTheThreadOffTheCpuAndKeepsItsMask) {
+  const int cpu = cpu_for_pool_thread(0);
+  if (cpu < 0) GTEST_SKIP() << "this process may run on one cpu only: nowhere to step off to";
+  std::thread host([&] {
+    const cpu_set_t mask = affinity_of_this_thread();
+    for (int round = 0; round < 3; ++round) {
+      place_on(cpu, mask);
+      step_off_cpu(cpu);
+      // Checked at once: from here on the scheduler may move the thread anywhere its mask allows.
+      EXPECT_NE(sched_getcpu(), cpu) << "round " << round;
+      const cpu_set_t after = affinity_of_this_thread();
+      EXPECT_TRUE(CPU_EQUAL(&after, &mask)) << "round " << round;
+    }
+  });
+  host.join();
+}
+
+// Where the host is once the wait has returned is not asserted: the wait steps off the dispatcher's cpu
+// before it polls, but a host that blocked after its poll budget is woken by the dispatcher, and the
+// scheduler may wake it on the dispatcher's cpu (under a parallel ctest it did: CI, stop 17). What the wait
+// promises is that it returns and leaves the host's mask as it was.
+TEST(CpuPlacement, AHostWaitingOnTheDispatchersCpuKeepsItsMask) {
   const int dispatcher_cpu = cpu_for_pool_thread(0);
   if (dispatcher_cpu < 0) GTEST_SKIP() << "this process may run on one cpu only: nowhere to step off to";
   // A thread of its own, so the test runner's main thread keeps its placement.
   std::thread host([&] {
     const cpu_set_t mask = affinity_of_this_thread();
     cpu_device device(2);
+    int ended_on_the_dispatchers_cpu = 0;
     for (int round = 0; round < 3; ++round) {  // the event's wait, then the barrier's
       place_on(dispatcher_cpu, mask);
       event_ptr done = device.launch([](const parallel_context&) {});
@@ -49,10 +72,12 @@ TEST(CpuPlacement, AHostWaitingOnTheDispatchersCpuStepsOffItAndKeepsItsMask) {
       } else {
         done->wait();
       }
-      EXPECT_NE(sched_getcpu(), dispatcher_cpu) << "round " << round;
+      EXPECT_TRUE(done->is_complete()) << "round " << round;
+      if (sched_getcpu() == dispatcher_cpu) ++ended_on_the_dispatchers_cpu;
       const cpu_set_t after = affinity_of_this_thread();
       EXPECT_TRUE(CPU_EQUAL(&after, &mask)) << "round " << round;
     }
+    std::cout << "waits that ended on the dispatcher's cpu: " << ended_on_the_dispatchers_cpu << " of 3\n";
   });
   host.join();
 }
