@@ -4,6 +4,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cstddef>
+#include <string>
+
 namespace kbench {
 
 std::vector<buffer_ptr> upload_inputs(device& target, const std::vector<host_tensor>& inputs) {
@@ -35,13 +39,33 @@ bench_target bound_kernel::target() const {
   return bench_target{m_name, m_launch, [dev] { dev->barrier(); }, {}};
 }
 
-std::vector<host_tensor> bound_kernel::run_and_read(const std::vector<host_tensor>& reference_outputs) const {
-  m_device->barrier();
-  call_result result = m_launch();
+namespace {
+/// Runs one call of `launch` and waits for it, throwing when a wait returned before the work finished.
+call_result call_and_wait(const launcher& launch, const std::string& name) {
+  call_result result = launch();
   if (int early = sync_and_check(result); early != 0) {
     drain({&result, 1});
-    KBENCH_THROW("{}: {} of {} waits returned before the work finished", m_name, early, result.events.size());
+    KBENCH_THROW("{}: {} of {} waits returned before the work finished", name, early, result.events.size());
   }
+  return result;
+}
+}  // namespace
+
+std::vector<host_tensor> bound_kernel::run_and_read(const std::vector<host_tensor>& reference_outputs) const {
+  m_device->barrier();
+  // Implementations allocate their outputs when bound and write them at every call, and a new allocation
+  // may hand back the memory of an earlier binding (another config's, holding its right answer). So the
+  // first call shows which buffers the outputs are, they are filled with NaN (all bits set), and a second
+  // call must write every element: one that skips some fails the check instead of passing on stale values.
+  // Outputs that are also inputs (in place) are left alone.
+  const call_result first = call_and_wait(m_launch, m_name);
+  for (const buffer_ptr& output : first.outputs) {
+    const bool is_an_input = std::find(m_inputs.begin(), m_inputs.end(), output) != m_inputs.end();
+    if (output == nullptr || is_an_input) continue;
+    const std::vector<std::byte> poison(output->size_bytes(), std::byte{0xFF});
+    output->write(poison.data(), poison.size());
+  }
+  call_result result = call_and_wait(m_launch, m_name);
   if (result.outputs.size() != reference_outputs.size()) {
     KBENCH_THROW("{} returned {} outputs, the reference has {}", m_name, result.outputs.size(),
                  reference_outputs.size());

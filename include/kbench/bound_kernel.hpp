@@ -24,8 +24,9 @@ class bound_kernel {
 
   /// The target for bench/measure: call = one launch, barrier = the device's barrier.
   [[nodiscard]] bench_target target() const;
-  /// Runs one call, waits for it (verified), and reads every output back to the host with the reference's
-  /// shapes.
+  /// Runs a call, fills its output buffers with NaN, runs a second call, waits for it (verified), and reads
+  /// every output back to the host with the reference's shapes: an output element the kernel does not write
+  /// reads back as NaN, whatever the buffer held before.
   [[nodiscard]] std::vector<host_tensor> run_and_read(
       const std::vector<host_tensor>& reference_outputs) const;
 
