@@ -15,6 +15,8 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <string>
+#include <utility>
 #include <vector>
 
 namespace kbench {
@@ -28,16 +30,22 @@ std::vector<host_tensor> ramp_inputs(const shape& s, std::uint64_t) {
   return {x};
 }
 
-kernel_definition stale_negate_kernel() {
+/// A kernel of one shape whose reference applies `op` to every element of its one input; no implementation.
+kernel_definition elementwise_kernel(std::string name, float (*op)(float)) {
   kernel_definition k;
-  k.name = "stale_negate";
+  k.name = std::move(name);
   k.shapes = {shape{elements}};
   k.make_inputs = ramp_inputs;
-  k.reference = [](const std::vector<host_tensor>& inputs) {
+  k.reference = [op](const std::vector<host_tensor>& inputs) {
     host_tensor y(inputs[0].shape);
-    for (std::size_t i = 0; i < y.size(); ++i) y.values[i] = -inputs[0].values[i];
+    for (std::size_t i = 0; i < y.size(); ++i) y.values[i] = op(inputs[0].values[i]);
     return std::vector<host_tensor>{y};
   };
+  return k;
+}
+
+kernel_definition stale_negate_kernel() {
+  kernel_definition k = elementwise_kernel("stale_negate", [](float x) { return -x; });
   implementation impl;
   impl.backend = backend_kind::cpu;
   impl.default_config = {{"SKIP", 0}};
@@ -63,15 +71,7 @@ kernel_definition stale_negate_kernel() {
 }
 
 kernel_definition in_place_abs_kernel() {
-  kernel_definition k;
-  k.name = "in_place_abs";
-  k.shapes = {shape{elements}};
-  k.make_inputs = ramp_inputs;
-  k.reference = [](const std::vector<host_tensor>& inputs) {
-    host_tensor y(inputs[0].shape);
-    for (std::size_t i = 0; i < y.size(); ++i) y.values[i] = std::fabs(inputs[0].values[i]);
-    return std::vector<host_tensor>{y};
-  };
+  kernel_definition k = elementwise_kernel("in_place_abs", [](float x) { return std::fabs(x); });
   implementation impl;
   impl.backend = backend_kind::cpu;
   impl.bind = [](const kernel_args& args) -> launcher {
