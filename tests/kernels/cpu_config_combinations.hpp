@@ -1,6 +1,7 @@
 #pragma once
-// For the cpu row kernel tests (row_unroll_test.cpp, row_softmax_rescale_test.cpp): run a kernel's cpu
-// implementation under every combination of some parameters' values against the torch reference.
+// For the cpu row kernel tests (row_unroll_test.cpp, row_softmax_rescale_test.cpp, row_stream_test.cpp): run
+// a kernel's cpu implementation under every combination of some parameters' values against the torch
+// reference.
 
 #include <kbench/accuracy.hpp>
 #include <kbench/backend_registry.hpp>
@@ -18,8 +19,8 @@
 namespace kbench {
 
 /// Binds `kernel`'s cpu implementation on `inputs` (shape `s`) with its default config changed to each
-/// combination of `values` (parameter -> the values to try), and expects every result to match the torch
-/// reference within the kernel's tolerance.
+/// combination of `values` (parameter -> the values to try), and expects each binding to use that config and
+/// its result to match the torch reference within the kernel's tolerance.
 inline void expect_every_combination_matches(const kernel_definition& kernel, const shape& s,
                                              const std::vector<host_tensor>& inputs,
                                              const std::map<std::string, std::vector<std::int64_t>>& values) {
@@ -40,6 +41,7 @@ inline void expect_every_combination_matches(const kernel_definition& kernel, co
   for (const config& cfg : configs) {
     SCOPED_TRACE(testing::Message() << kernel.name << " " << to_string(s) << " " << to_json_text(cfg));
     const bound_kernel bound(kernel, impl, device, s, inputs, cfg);
+    EXPECT_EQ(bound.used_config(), cfg);
     const accuracy_report report = check_accuracy(bound.run_and_read(expected), expected, kernel.tolerance);
     EXPECT_TRUE(report.passed) << report.message;
   }

@@ -7,7 +7,8 @@
 // (write_vectors falls back to normal stores), for sse2 and the host's best ISA, and check which shapes'
 // spaces offer it.
 
-#include <kbench/accuracy.hpp>
+#include "cpu_config_combinations.hpp"
+
 #include <kbench/backend_registry.hpp>
 #include <kbench/bound_kernel.hpp>
 #include <kbench/error.hpp>
@@ -47,27 +48,14 @@ bool space_offers_streaming(const kernel_definition& kernel, const shape& s, con
 }
 
 TEST(RowKernelStreamingStores, MatchTheTorchReferenceOnAlignedAndOddRows) {
-  const device_ptr device = open_device(backend_kind::cpu);
   for (const std::string& name : streaming_row_kernels()) {
     const kernel_definition& kernel = find_kernel(name);
-    const implementation& impl = *kernel.find(backend_kind::cpu);
-    std::vector<config> configs{impl.default_config};  // the host's best ISA
-    configs.back()["STREAM"] = 1;
-    configs.push_back(configs.back());
-    configs.back()["ISA"] = 0;  // sse2: 4-lane vectors
+    const std::int64_t host_isa = kernel.find(backend_kind::cpu)->default_config.at("ISA");  // the best here
     // The first shape's rows (256 floats) start 16-byte aligned: non-temporal stores. 1027 floats: every
     // row but the first starts misaligned, and each row ends in a partial vector.
     for (const shape& s : {kernel.shapes.front(), with_row_length(kernel.shapes.front(), 1027)}) {
-      for (const config& cfg : configs) {
-        SCOPED_TRACE(testing::Message() << name << " " << to_string(s) << " " << to_json_text(cfg));
-        const auto inputs = kernel.make_inputs(s, 77);
-        const auto expected = kernel.reference(inputs);
-        const bound_kernel bound(kernel, impl, device, s, inputs, cfg);
-        EXPECT_EQ(bound.used_config(), cfg);
-        const accuracy_report report =
-            check_accuracy(bound.run_and_read(expected), expected, kernel.tolerance);
-        EXPECT_TRUE(report.passed) << report.message;
-      }
+      expect_every_combination_matches(kernel, s, kernel.make_inputs(s, 77),
+                                       {{"STREAM", {1}}, {"ISA", {host_isa, 0}}});  // 0: sse2, 4 lanes
     }
   }
 }
