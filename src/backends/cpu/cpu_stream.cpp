@@ -19,12 +19,13 @@ std::int64_t steady_now_ns() {
 }
 
 /// The host's poll before it blocks (poll.hpp): a futex wake-up would land inside every timed window. Short
-/// kernels finish within the poll; long ones lose at most poll_budget of one core. It first steps off the
-/// dispatcher's cpu, where the two would take turns at every launch (placement.hpp). Between polls it runs
-/// the chunks of the kernel's parallel loop that belong to a helper on its own cpu (thread_pool::help), so
-/// that the two do not take turns on the core either. It yields the core only to a thread that runs such a
-/// chunk, and otherwise spins: a helper that merely polls for the next loop gets the core when the host is
-/// done. With binding off, the host yields between polls and helps nobody.
+/// kernels finish within the poll; on long ones the host spins for at most poll_budget after the last chunk
+/// it ran. It first steps off the dispatcher's cpu, where the two would take turns at every launch
+/// (placement.hpp). Between polls it runs the chunks of the kernel's parallel loop that belong to a helper on
+/// its own cpu (thread_pool::help), so that the two do not take turns on the core either; the poll budget
+/// starts again after each such chunk. It yields the core only to a thread that runs such a chunk, and
+/// otherwise spins: a helper that merely polls for the next loop gets the core when the host is done. With
+/// binding off, the host yields between polls and helps nobody.
 template <class Ready>
 bool host_poll(const Ready& ready, int dispatcher_cpu, thread_pool& pool) {
   step_off_cpu(dispatcher_cpu);
@@ -32,14 +33,15 @@ bool host_poll(const Ready& ready, int dispatcher_cpu, thread_pool& pool) {
   return poll_until(ready, [&] {
     switch (pool.help(sched_getcpu())) {
       case thread_pool::help_result::ran_a_chunk:
-        return;
+        return true;  // work, not waiting: the poll budget starts again
       case thread_pool::help_result::a_chunk_runs_here:
         std::this_thread::yield();
-        return;
+        return false;
       case thread_pool::help_result::nothing_to_do:
         cpu_relax();
-        return;
+        return false;
     }
+    return false;
   });
 }
 
