@@ -19,39 +19,40 @@ constexpr int steps_until_ready = 10;
 constexpr auto step_time = 20us;
 static_assert(steps_until_ready * step_time > 2 * poll_budget);
 
-TEST(CpuPoll, GivesUpAfterItsBudgetOfWaiting) {
+struct poll_outcome {
+  bool ready = false;
   int steps = 0;
-  const bool ready = poll_until([&] { return steps >= steps_until_ready; },
-                                [&] {
-                                  std::this_thread::sleep_for(step_time);
-                                  ++steps;
-                                });
-  EXPECT_FALSE(ready);
-  EXPECT_LT(steps, steps_until_ready);
+};
+
+/// Polls for steps_until_ready steps; each step sleeps step_time and then returns `after_step()`.
+template <class AfterStep>
+poll_outcome poll_slow_steps(const AfterStep& after_step) {
+  poll_outcome outcome;
+  outcome.ready = poll_until([&] { return outcome.steps >= steps_until_ready; },
+                             [&] {
+                               std::this_thread::sleep_for(step_time);
+                               ++outcome.steps;
+                               return after_step();
+                             });
+  return outcome;
+}
+
+TEST(CpuPoll, GivesUpAfterItsBudgetOfWaiting) {
+  const poll_outcome outcome = poll_slow_steps([] {});
+  EXPECT_FALSE(outcome.ready);
+  EXPECT_LT(outcome.steps, steps_until_ready);
 }
 
 TEST(CpuPoll, AStepThatDidSomeOfTheWorkStartsTheBudgetAgain) {
-  int steps = 0;
-  const bool ready = poll_until([&] { return steps >= steps_until_ready; },
-                                [&] {
-                                  std::this_thread::sleep_for(step_time);
-                                  ++steps;
-                                  return true;
-                                });
-  EXPECT_TRUE(ready);
-  EXPECT_EQ(steps, steps_until_ready);
+  const poll_outcome outcome = poll_slow_steps([] { return true; });
+  EXPECT_TRUE(outcome.ready);
+  EXPECT_EQ(outcome.steps, steps_until_ready);
 }
 
 TEST(CpuPoll, AStepThatOnlyWaitedDoesNot) {
-  int steps = 0;
-  const bool ready = poll_until([&] { return steps >= steps_until_ready; },
-                                [&] {
-                                  std::this_thread::sleep_for(step_time);
-                                  ++steps;
-                                  return false;
-                                });
-  EXPECT_FALSE(ready);
-  EXPECT_LT(steps, steps_until_ready);
+  const poll_outcome outcome = poll_slow_steps([] { return false; });
+  EXPECT_FALSE(outcome.ready);
+  EXPECT_LT(outcome.steps, steps_until_ready);
 }
 
 }  // namespace
