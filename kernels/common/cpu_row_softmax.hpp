@@ -3,15 +3,15 @@
 // rows), two passes per row. Pass 1 reads x, keeps a reference m near the running max (raised when a value
 // exceeds it by more than rescale_margin) and a running sum of exp(x - m) (rescaled when m is raised), and
 // stores each e = exp(x - m) into y; pass 2 rescales y in place by exp(m - final m) / sum, one scalar exp per
-// change of m. That is one vector exp per element instead of two (recomputing exp(x -
-// max) in pass 2 left the large rows compute bound, at ~1x torch, whose softmax also takes one exp per
-// element); the row (<= 16 KiB here) is still in L1/L2 for pass 2, and the extra rounding of the factor keeps
-// errors at a few ulp. Vectors of W floats (the ISA parameter: 4 SSE2, 8 AVX2, 16 AVX-512) with a polynomial
-// exp (~1.5 ulp, cpu_rows_simd.hpp): the build has no -ffast-math, so std::exp would not be vectorized and
-// scalar expf would dominate the time. Pass 1 takes UNROLL vectors per step, each with its own sum. With
-// STREAM = 1, pass 1 stores e into a per-thread row buffer instead of y, and pass 2 writes y from it with
-// non-temporal stores (cpu_simd.hpp write_vectors): y's lines are then never read into the cache. Not a
-// kernel folder: it has no CMakeLists.txt, and kernels include it by relative path.
+// change of m. That is one vector exp per element instead of two (recomputing exp(x - max) in pass 2 left the
+// large rows compute bound, at ~1x torch, whose softmax also takes one exp per element); the row (<= 16 KiB
+// here) is still in L1/L2 for pass 2, and the extra rounding of the factor keeps errors at a few ulp. Vectors
+// of W floats (the ISA parameter: 4 SSE2, 8 AVX2, 16 AVX-512) with a polynomial exp (~1.5 ulp,
+// cpu_rows_simd.hpp): the build has no -ffast-math, so std::exp would not be vectorized and scalar expf would
+// dominate the time. Pass 1 takes UNROLL vectors per step, each with its own sum. With STREAM = 1, pass 1
+// stores e into a per-thread row buffer instead of y, and pass 2 writes y from it with non-temporal stores
+// (cpu_simd.hpp write_vectors): y's lines are then never read into the cache. Not a kernel folder: it has no
+// CMakeLists.txt, and kernels include it by relative path.
 
 #include "cpu_simd.hpp"
 
