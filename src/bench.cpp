@@ -147,12 +147,19 @@ double time_one_call(const bench_target& target, int& violations) {
 
 int compute_repeat(const bench_target& target, double target_ms, int min_repeat, int max_repeat) {
   constexpr int estimate_calls = 5;
+  // Calls this slow get min_repeat whatever the rest of the estimate says (unless those were much faster), so
+  // the estimate stops after two of them: three calls of bmm [8,512,512,512] on PoCL are 1-2 s per config.
+  // Two, not one: a first call may still pay for a program build or page faults.
+  constexpr int slow_calls_enough = 2;
+  const double slow_call_ms = target_ms / std::max(min_repeat, 1);
   // Each estimate runs until the work has really finished (drained by status polling), not until the sync
   // returned: a sync that returns early would make every call look free and ask for max_repeat calls of a
   // kernel that takes seconds. With a correct sync the drain finds everything complete and adds nothing.
   // Violations are counted by the measurement proper, not here.
   double total_ms = 0;
-  for (int i = 0; i < estimate_calls; ++i) {
+  int calls = 0;
+  int slow = 0;
+  while (calls < estimate_calls && slow < slow_calls_enough) {
     if (target.barrier) {
       target.barrier();
     }
@@ -160,9 +167,12 @@ int compute_repeat(const bench_target& target, double target_ms, int min_repeat,
     const call_result r = target.call();
     (void)sync_and_check(r);
     drain({&r, 1});
-    total_ms += elapsed_ms(start, clock_type::now());
+    const double call_ms = elapsed_ms(start, clock_type::now());
+    total_ms += call_ms;
+    ++calls;
+    if (call_ms >= slow_call_ms) ++slow;
   }
-  const double estimate_ms = total_ms / estimate_calls;
+  const double estimate_ms = total_ms / calls;
   if (!(estimate_ms > 0)) {
     return max_repeat;
   }

@@ -82,6 +82,7 @@ int worker(const worker_command& command) {
     request.target_ms = command.target_ms;
     request.incumbent_ms = command.incumbent_ms;
     request.retime_within = command.retime_within;
+    request.give_up_above = command.give_up_above;
     for (const auto& text : command.configs) request.configs.push_back(parse_config_text(text));
     const auto outcomes = runner::run_trial(kernel, static_cast<std::size_t>(command.shape_index), request);
     fmt::print("\n{}\n", nlohmann::json(outcomes).dump());

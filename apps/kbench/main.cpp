@@ -102,6 +102,7 @@ int main(int argc, char** argv) {
   worker->add_option("--config", w.configs);
   worker->add_option("--incumbent-ms", w.incumbent_ms);
   worker->add_option("--retime-within", w.retime_within);
+  worker->add_option("--give-up-above", w.give_up_above);
   worker->add_flag("--serve", w.serve);
 
   kbench::cli::calibrate_command c;

@@ -24,6 +24,7 @@ struct tuning_flags {
   double config_timeout_s = 60;  // [s]
   double tune_target_ms = 50;    // [ms]
   double retime_within = 1.5;    // [ratio to the best so far]
+  double give_up_above = 2;      // [ratio to the best so far]; 0: never
 };
 
 /// `with_search_flags` false leaves out --strategy and --max-evals (`kbench tune` has its own).
@@ -49,6 +50,11 @@ inline void add_tuning_flags(CLI::App& app, tuning_flags& flags, bool with_searc
       ->capture_default_str();
   app.add_option("--retime-within", flags.retime_within,
                  "A config timed within this ratio of the best so far is timed again, interleaved with it")
+      ->capture_default_str();
+  app.add_option(
+         "--give-up-above", flags.give_up_above,
+         "A config whose first calls all take more than this ratio of the best so far is recorded "
+         "from them, without the full timing (never below --retime-within; 0: time every config in full)")
       ->capture_default_str();
 }
 
@@ -84,6 +90,10 @@ inline runner::tuning_options tuning_options_from(const tuning_flags& flags, con
   options.trial_timeout_s = flags.config_timeout_s;
   if (!(flags.retime_within > 0)) throw usage_error("--retime-within must be positive");
   options.retime_within = flags.retime_within;
+  if (!(flags.give_up_above == 0 || flags.give_up_above > 1)) {
+    throw usage_error("--give-up-above must be above 1 (a ratio to the best so far), or 0 for never");
+  }
+  options.give_up_above = flags.give_up_above;
   options.compile_timeout_s = flags.config_timeout_s;
   options.target_ms = flags.tune_target_ms;
   return options;

@@ -47,8 +47,9 @@ struct bench_result {
 /// Adds to `violations` the waits that returned early.
 [[nodiscard]] double time_one_call(const bench_target& target, int& violations);
 
-/// Times 5 back-to-back synchronized calls and returns how many repeats fill `target_ms`, clamped to
-/// [min_repeat, max_repeat]. An estimate of 0 ms gives max_repeat.
+/// Times 5 back-to-back synchronized calls (2, when 2 of them each take target_ms / min_repeat or more) and
+/// returns how many repeats fill `target_ms`, clamped to [min_repeat, max_repeat]. An estimate of 0 ms gives
+/// max_repeat.
 [[nodiscard]] int compute_repeat(const bench_target& target, double target_ms = 100, int min_repeat = 10,
                                  int max_repeat = 1000);
 

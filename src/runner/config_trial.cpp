@@ -4,9 +4,11 @@
 #include <kbench/bound_kernel.hpp>
 #include <kbench/error.hpp>
 #include <kbench/runner/config_trial.hpp>
+#include <kbench/stats.hpp>
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
@@ -48,6 +50,50 @@ void act_out(const std::string& fault) {
   if (fault == "hang") {
     while (true) std::this_thread::sleep_for(std::chrono::seconds(1));
   }
+}
+
+/// [ms] A call at least this long is not doubled by a scheduler hiccup (a time slice is a few ms), so the
+/// give-up below may decide on it alone. Shorter calls need all of far_behind_calls to be far behind.
+constexpr double steady_call_ms = 10;
+constexpr std::size_t far_behind_calls = 5;
+
+/// A time trial's early exit. A candidate whose synchronized calls all take more than give_up_above times
+/// (and more than retime_within times) the incumbent's time will not become the best, and timing it in full
+/// (2 to 5 estimate calls, 2 warm-up calls and at least 5 timed ones) costs much of a search where such
+/// configs are slow: bmm [8,512,512,512] on PoCL has configs of 0.3 to 1.7 s per call. So the candidate is
+/// called once (a call >= steady_call_ms) or up to far_behind_calls times; if every one of those calls is
+/// that far behind, `out` gets their median, says so in its message, and true is returned. Noise only
+/// lengthens a call, so a config that could compete is not given up on; the first call within the bound
+/// returns false, and the candidate is timed as usual. A sync that returned early makes the config a
+/// runtime_error (also true).
+bool gave_up_far_behind(const bench_target& target, const trial_request& request, trial_outcome& out) {
+  if (!(request.give_up_above > 0) || !(request.incumbent_ms > 0)) return false;
+  // Never below the re-time window: a candidate that close is to be timed again, interleaved, not given up.
+  const double give_up_ratio = std::max(request.give_up_above, request.retime_within);
+  const double give_up_ms = give_up_ratio * request.incumbent_ms;
+  std::vector<double> samples;
+  int violations = 0;
+  try {
+    while (samples.size() < far_behind_calls) {
+      samples.push_back(time_one_call(target, violations));
+      if (violations > 0) {
+        out.status = eval_status::runtime_error;
+        out.message = "a wait returned before the work finished: timing invalid";
+        return true;
+      }
+      if (samples.back() <= give_up_ms) return false;
+      if (samples.back() >= steady_call_ms) break;
+    }
+  } catch (const std::exception& e) {
+    out.status = eval_status::runtime_error;
+    out.message = e.what();
+    return true;
+  }
+  out.time_ms = summarize(samples).median;
+  out.samples = samples.size();
+  out.message = fmt::format("timed from {} call(s) only: more than {}x the best so far ({:.4g} ms)",
+                            samples.size(), give_up_ratio, request.incumbent_ms);
+  return true;
 }
 
 }  // namespace
@@ -204,9 +250,12 @@ std::vector<trial_outcome> run_trial(trial_context& context, const trial_request
     if (!passed.empty()) time_together(passed, &trial_outcome::time_ms);
     return outcomes;
   }
-  // time: the candidate alone; then, if it came within retime_within of the incumbent, both interleaved.
+  // time: the candidate alone (unless its first calls already show it far slower than the incumbent); then,
+  // if it came within retime_within of the incumbent, both interleaved.
   if (!bound[0]) return outcomes;
-  time_together({0}, &trial_outcome::time_ms);
+  if (!gave_up_far_behind(bound[0]->target(), request, outcomes[0])) {
+    time_together({0}, &trial_outcome::time_ms);
+  }
   const bool near_the_best = outcomes[0].status == eval_status::ok && request.incumbent_ms > 0 &&
                              outcomes[0].time_ms <= request.retime_within * request.incumbent_ms;
   if (bound.size() >= 2 && near_the_best) {

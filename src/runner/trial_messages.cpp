@@ -53,7 +53,8 @@ std::string to_request_line(const trial_request& request) {
               {"configs", configs},
               {"target_ms", request.target_ms},
               {"incumbent_ms", request.incumbent_ms},
-              {"retime_within", request.retime_within}}
+              {"retime_within", request.retime_within},
+              {"give_up_above", request.give_up_above}}
       .dump();
 }
 
@@ -68,6 +69,7 @@ trial_request parse_request_line(const std::string& line, backend_kind backend, 
     request.target_ms = j.at("target_ms").get<double>();
     request.incumbent_ms = j.value("incumbent_ms", 0.0);
     request.retime_within = j.value("retime_within", 1.5);
+    request.give_up_above = j.value("give_up_above", 2.0);
   } catch (const json::exception& e) {
     throw usage_error(fmt::format("malformed trial request ({}): {}", e.what(), line));
   }

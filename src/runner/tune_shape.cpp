@@ -46,6 +46,7 @@ trial_request make_request(const tuning_options& options, trial_phase phase, std
   request.target_ms = options.target_ms;
   request.incumbent_ms = incumbent_ms;
   request.retime_within = options.retime_within;
+  request.give_up_above = options.give_up_above;
   return request;
 }
 
@@ -264,6 +265,7 @@ tuning_outcome choose_config(const kernel_definition& kernel, std::size_t shape_
                             result.time_ms)
               : fmt::format("  config {:>3} {} {}: {}", entry.log.size() + 1, to_json_text(result.values),
                             tune::to_string(result.status), result.message);
+      if (result.status == eval_status::ok && !result.message.empty()) line += " (" + result.message + ")";
       if (result.retime_ms > 0) {
         line += fmt::format(" (interleaved with the best so far: {:.4f} vs {:.4f} ms)", result.retime_ms,
                             incumbent_ms);

@@ -255,6 +255,12 @@ TEST(TuneCli, ATimeTrialReTimesTheCandidateAgainstTheIncumbentOnlyWhenItIsNear) 
   EXPECT_GT(f[0]["time_ms"].get<double>(), 0);
   EXPECT_EQ(f[0]["retime_ms"].get<double>(), 0);
   EXPECT_EQ(f[1]["samples"].get<std::size_t>(), 0u);
+  // And so far behind (more than --give-up-above, 2x by default) that its first calls are its whole timing.
+  EXPECT_LE(f[0]["samples"].get<std::size_t>(), 5u) << f[0];
+  EXPECT_NE(f[0]["message"].get<std::string>().find("timed from"), std::string::npos) << f[0];
+  const auto full = run_kbench(trial + "1e-9 --give-up-above 0");
+  ASSERT_EQ(full.exit_code, 0) << full.output;
+  EXPECT_EQ(trial_output(full.output)[0]["message"], "") << full.output;
   // Three configs is not a time trial.
   const auto three = run_kbench(trial + "1 --config '" + configs[0] + "'");
   EXPECT_EQ(three.exit_code, 2) << three.output;
@@ -286,6 +292,12 @@ TEST(TuneCli, WithAWideRetimeWindowEveryLaterConfigIsReTimedAgainstTheBestSoFar)
   const auto bad = run_kbench_env(env_for(cache), "tune --kernel exp --shape-index " + std::to_string(index) +
                                                       " --retime-within 0" + fast);
   EXPECT_EQ(bad.exit_code, 2) << bad.output;
+  const auto bad_give_up =
+      run_kbench_env(env_for(cache), "tune --kernel exp --shape-index " + std::to_string(index) +
+                                         " --give-up-above 0.5" + fast);
+  EXPECT_EQ(bad_give_up.exit_code, 2) << bad_give_up.output;
+  EXPECT_NE(bad_give_up.output.find("--give-up-above must be above 1"), std::string::npos)
+      << bad_give_up.output;
 }
 
 TEST(TuneCli, SimulationPrintsTheMeanAndTheSpreadOverRunsOfEveryStrategy) {

@@ -48,7 +48,24 @@ TEST(ComputeRepeat, SlowTargetIsClampedToMin) {
   // 10 ms / (>= 5 ms per call) <= 2 repeats, below the minimum.
   EXPECT_EQ(compute_repeat(t, 10, 10, 1000), 10);
   EXPECT_EQ(compute_repeat(t, 10, 3, 1000), 3);
-  EXPECT_EQ(*calls, 10);
+  // Two calls of >= 10 / 10 (then 10 / 3) ms each already fix the count at the minimum: the estimate stops.
+  EXPECT_EQ(*calls, 4);
+}
+
+TEST(ComputeRepeat, OneSlowCallAmongFastOnesDoesNotStopTheEstimate) {
+  // Call 1 sleeps 150 ms (as a first call that builds a program might), the others nothing: only one call
+  // reaches 500 ms / 5 = 100 ms, so the estimate goes on to its 5 calls, whose mean (about 30 ms) asks for
+  // more than the minimum of 5 repeats within 500 ms.
+  auto calls = std::make_shared<int>(0);
+  const bench_target t{"first_slow",
+                       [calls] {
+                         if (++*calls == 1) std::this_thread::sleep_for(150ms);
+                         return call_result{};
+                       },
+                       {},
+                       {}};
+  EXPECT_GT(compute_repeat(t, 500, 5, 1000), 5);
+  EXPECT_EQ(*calls, 5);
 }
 
 TEST(TimeOneCall, CountsAnEarlySyncOnceAndDrainsIt) {

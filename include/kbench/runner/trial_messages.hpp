@@ -30,6 +30,8 @@ struct trial_request {
   double target_ms = 50;    // [ms] the budget the timed calls fill (retime: per config)
   double incumbent_ms = 0;  // [ms] time: the incumbent's best known time (with a second config)
   double retime_within = 1.5;  // [ratio] time: the candidate is re-timed against the incumbent if within
+  double give_up_above = 2;    // [ratio] time: a candidate whose first calls all take more than this times
+                               // incumbent_ms is recorded from them, without the full timing; 0: never
 };
 
 struct trial_outcome {
@@ -46,7 +48,7 @@ void to_json(nlohmann::json& j, const trial_outcome& t);
 void from_json(const nlohmann::json& j, trial_outcome& t);
 
 /// One request as a line of JSON, for a serving worker's standard input (phase, configs, target_ms,
-/// incumbent_ms, retime_within; backend and seed belong to the worker), and back.
+/// incumbent_ms, retime_within, give_up_above; backend and seed belong to the worker), and back.
 [[nodiscard]] std::string to_request_line(const trial_request& request);
 [[nodiscard]] trial_request parse_request_line(const std::string& line, backend_kind backend,
                                                std::uint64_t seed);

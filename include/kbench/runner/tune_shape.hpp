@@ -47,6 +47,7 @@ struct tuning_options {
   double target_ms = 50;           // [ms] the time each config's timed calls fill
   std::size_t retime_top = 5;      // configs re-timed interleaved at the end
   double retime_within = 1.5;      // [ratio to the best so far] configs re-timed against it
+  double give_up_above = 2;        // [ratio to the best so far] configs timed from their first calls only
   std::function<void(const std::string&)> progress;  // told what happens, one line at a time
 };
 
