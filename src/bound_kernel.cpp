@@ -62,8 +62,7 @@ std::vector<host_tensor> bound_kernel::run_and_read(const std::vector<host_tenso
   for (const buffer_ptr& output : first.outputs) {
     const bool is_an_input = std::find(m_inputs.begin(), m_inputs.end(), output) != m_inputs.end();
     if (output == nullptr || is_an_input) continue;
-    const std::vector<std::byte> poison(output->size_bytes(), std::byte{0xFF});
-    output->write(poison.data(), poison.size());
+    output->fill(std::byte{0xFF});
   }
   call_result result = call_and_wait(m_launch, m_name);
   if (result.outputs.size() != reference_outputs.size()) {

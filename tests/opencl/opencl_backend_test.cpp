@@ -283,6 +283,24 @@ __kernel void twice(__global const float* a, __global float* b, const int n) {
   EXPECT_THROW(a->read(too_many.data(), too_many.size() * sizeof(float)), kbench::error);
 }
 
+TEST(opencl_backend_buffers, fill_sets_every_byte_after_the_work_before_it) {
+  const auto device = shared_device();
+  constexpr std::size_t bytes = 4099;  // not a multiple of a vector
+  kbench::buffer_ptr a = device->allocate(bytes);
+  // A kernel enqueued before the fill writes 7 everywhere; the fill, after it in the queue, must win.
+  opencl_kernel sevens =
+      device->build_program("__kernel void sevens(__global uchar* a) { a[get_global_id(0)] = 7; }")
+          .kernel("sevens");
+  sevens.set_arg(0, a);
+  const std::array<std::size_t, 1> global{bytes};
+  kbench::event_ptr e = sevens.launch(global);
+  a->fill(std::byte{0xAB});
+  EXPECT_TRUE(e->is_complete()) << "fill is blocking, after the kernel before it";
+  std::vector<unsigned char> back(bytes, 0);
+  a->read(back.data(), bytes);
+  EXPECT_EQ(back, std::vector<unsigned char>(bytes, 0xAB));
+}
+
 TEST(opencl_backend_devices, list_devices_finds_this_machines_device) {
   std::string reason;
   const std::vector<kbench::device_info> devices = kbench::opencl::list_devices(&reason);

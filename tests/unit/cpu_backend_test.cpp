@@ -9,6 +9,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstddef>
 #include <mutex>
 #include <numeric>
 #include <thread>
@@ -133,6 +134,18 @@ TEST(HostBuffer, RoundTripsDataAndRejectsOversizedCopies) {
   float big[8] = {};
   EXPECT_THROW(b.write(big, sizeof(big)), kbench::error);
   EXPECT_THROW(b.read(big, sizeof(big)), kbench::error);
+}
+
+TEST(HostBuffer, FillSetsEveryByte) {
+  constexpr std::size_t bytes = 4099;  // not a multiple of a vector
+  host_buffer b(bytes);
+  std::vector<unsigned char> values(bytes);
+  for (std::size_t i = 0; i < bytes; ++i) values[i] = static_cast<unsigned char>(i % 251);
+  b.write(values.data(), bytes);
+  b.fill(std::byte{0xFF});
+  std::vector<unsigned char> back(bytes, 0);
+  b.read(back.data(), bytes);
+  EXPECT_EQ(back, std::vector<unsigned char>(bytes, 0xFF));
 }
 
 }  // namespace

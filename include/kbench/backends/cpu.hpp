@@ -40,6 +40,7 @@ class host_buffer : public buffer {
   [[nodiscard]] std::size_t size_bytes() const override { return m_bytes; }
   void write(const void* src, std::size_t bytes) override;
   void read(void* dst, std::size_t bytes) const override;
+  void fill(std::byte value) override;
   [[nodiscard]] void* data() { return m_data; }
   [[nodiscard]] const void* data() const { return m_data; }
 

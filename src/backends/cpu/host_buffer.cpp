@@ -39,6 +39,10 @@ void host_buffer::read(void* dst, std::size_t bytes) const {
   std::memcpy(dst, m_data, bytes);
 }
 
+void host_buffer::fill(std::byte value) {
+  std::memset(m_data, std::to_integer<int>(value), m_bytes);
+}
+
 float* float_data(const buffer_ptr& b) {
   auto* host = dynamic_cast<host_buffer*>(b.get());
   if (host == nullptr) KBENCH_THROW("expected a host (cpu) buffer");

@@ -191,6 +191,14 @@ class cl_buffer final : public buffer {
           "clEnqueueReadBuffer");
   }
 
+  void fill(std::byte value) override {
+    const auto pattern = std::to_integer<unsigned char>(value);
+    check(clEnqueueFillBuffer(m_state->queue.get(), m_mem.get(), &pattern, sizeof(pattern), 0, m_bytes, 0,
+                              nullptr, nullptr),
+          "clEnqueueFillBuffer");
+    check(clFinish(m_state->queue.get()), "clFinish");  // blocking, as write() is
+  }
+
   [[nodiscard]] cl_mem mem() const { return m_mem.get(); }
   [[nodiscard]] const queue_state* owner() const { return m_state.get(); }
 
