@@ -200,7 +200,11 @@ int run(const run_command& command) {
       fmt::print(stderr, "[kbench] no cached bandwidth calibration for {}: running kbench calibrate once\n",
                  status->devices.front().name);
       peak = calibrate_device(open_device(options.backend));
-      store_calibration(*peak);
+      try {
+        store_calibration(*peak);
+      } catch (const error& e) {  // the run uses it anyway; the next run calibrates again
+        fmt::print(stderr, "[kbench] warning: {}\n", e.what());
+      }
     }
   }
 
@@ -329,8 +333,9 @@ int run(const run_command& command) {
   }
   if (peak) {
     fmt::print(
-        "% peak BW: kbench bytes moved per call / median latency, against the {} triad of {:.1f} GB/s\n",
-        peak->backend, peak->triad_gbps);
+        "% peak BW: kbench bytes moved per call / median latency, against the {} triad of {:.1f} GB/s (the\n"
+        "best of {} calibration rounds; the worst: {:.1f} GB/s)\n",
+        peak->backend, peak->triad_gbps, peak->rounds, peak->triad_low_gbps);
   }
   if (!baseline_forms.empty()) {
     fmt::print("torch baselines:\n");

@@ -15,22 +15,29 @@ namespace kbench {
 struct calibration {
   std::string backend;
   std::string device;
-  std::size_t elements = 0;    // per array [float32 elements]
-  double copy_gbps = 0;        // 2 arrays x 4 bytes per element / median wall latency [GB/s, 1e9 bytes]
-  double triad_gbps = 0;       // 3 arrays x 4 bytes per element / median wall latency [GB/s]
+  std::size_t elements = 0;  // per array [float32 elements]
+  // Bandwidths [GB/s, 1e9 bytes]: bytes moved per call (copy 2, triad 3 arrays x 4 bytes per element) /
+  // median wall latency of a round's calls; the best of `rounds` rounds, and the worst (the spread).
+  double copy_gbps = 0;
+  double triad_gbps = 0;
+  double copy_low_gbps = 0;
+  double triad_low_gbps = 0;
+  int rounds = 0;
   std::int64_t timestamp = 0;  // [s since the Unix epoch]
 };
 
 /// $KBENCH_CACHE_DIR, else ~/.cache/kbench.
 [[nodiscard]] std::filesystem::path cache_directory();
 
-/// Measures `device` (cpu, opencl or cuda) with arrays of `elements` floats (default 2^25 = 128 MiB each).
+/// Measures `device` (cpu, opencl or cuda) with arrays of `elements` floats (default 2^25 = 128 MiB each):
+/// copy and triad alternate over 5 rounds of 100 ms of calls each; the best round is the peak.
 [[nodiscard]] calibration calibrate_device(const device_ptr& device,
                                            std::size_t elements = std::size_t{1} << 25);
 
 /// The cached calibration of this backend and device, if any (a corrupt cache file is reported and ignored).
 [[nodiscard]] std::optional<calibration> cached_calibration(const device_info& device);
-/// Stores `c` in the cache (atomically; other devices' entries are kept).
+/// Stores `c` in the cache (atomically; other devices' entries are kept; a cache file that does not parse is
+/// renamed aside by move_aside, never overwritten).
 void store_calibration(const calibration& c);
 
 }  // namespace kbench

@@ -1,5 +1,6 @@
 #include <kbench/calibrate.hpp>
 #include <kbench/error.hpp>
+#include <kbench/move_aside.hpp>
 #include <kbench/report/json_v3.hpp>
 #include <kbench/tune/cache.hpp>
 
@@ -60,19 +61,6 @@ std::optional<cache_entry> parse_entry(const std::string& text, std::string& why
     why = fmt::format("not a tuning-cache entry ({})", e.what());
     return std::nullopt;
   }
-}
-
-/// Renames an unreadable file out of the way; the data stays for a person to look at.
-std::string move_aside(const std::filesystem::path& path) {
-  const auto stamp =
-      std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch())
-          .count();
-  std::filesystem::path aside = path;
-  aside += fmt::format(".corrupt-{}", stamp);
-  std::error_code ec;
-  std::filesystem::rename(path, aside, ec);
-  return ec ? fmt::format("could not move it aside ({})", ec.message())
-            : fmt::format("kept as {}", aside.filename().string());
 }
 
 }  // namespace

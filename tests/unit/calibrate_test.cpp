@@ -1,0 +1,143 @@
+// `kbench calibrate`'s cache and measurement: entries round-trip per device, a cache file that does not parse
+// is moved aside rather than overwritten, and the cpu calibration yields a best and a worst round.
+
+#include "support/scratch_dir.hpp"
+
+#include <kbench/backends/cpu.hpp>
+#include <kbench/calibrate.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kbench {
+namespace {
+
+namespace fs = std::filesystem;
+
+/// Points $KBENCH_CACHE_DIR at a fresh scratch directory for one test, and restores it afterwards.
+class calibration_cache : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (const char* old = std::getenv("KBENCH_CACHE_DIR")) m_saved = old;
+    m_dir = test::scratch_dir("calibrate-test-" +
+                              std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+    ASSERT_EQ(setenv("KBENCH_CACHE_DIR", m_dir.c_str(), 1), 0);
+  }
+  void TearDown() override {
+    if (m_saved) {
+      setenv("KBENCH_CACHE_DIR", m_saved->c_str(), 1);
+    } else {
+      unsetenv("KBENCH_CACHE_DIR");
+    }
+  }
+  [[nodiscard]] const fs::path& dir() const { return m_dir; }
+
+ private:
+  fs::path m_dir;
+  std::optional<std::string> m_saved;
+};
+
+calibration sample(const std::string& device, double triad) {
+  calibration c;
+  c.backend = "opencl";
+  c.device = device;
+  c.elements = 1024;
+  c.copy_gbps = triad * 0.9;
+  c.triad_gbps = triad;
+  c.copy_low_gbps = triad * 0.5;
+  c.triad_low_gbps = triad * 0.6;
+  c.rounds = 5;
+  c.timestamp = 1700000000;
+  return c;
+}
+
+device_info opencl_device(const std::string& name) {
+  device_info info;
+  info.backend = backend_kind::opencl;
+  info.name = name;
+  return info;
+}
+
+std::string read_all(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+std::vector<fs::path> corrupt_copies(const fs::path& dir) {
+  std::vector<fs::path> found;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    if (entry.path().filename().string().rfind("calibration.json.corrupt-", 0) == 0)
+      found.push_back(entry.path());
+  }
+  return found;
+}
+
+TEST_F(calibration_cache, EntriesRoundTripPerDeviceAndKeepEachOther) {
+  EXPECT_FALSE(cached_calibration(opencl_device("gpu-a")).has_value());
+  store_calibration(sample("gpu-a", 100));
+  store_calibration(sample("gpu-b", 200));
+  store_calibration(sample("gpu-a", 150));  // replaces gpu-a's entry only
+
+  const auto a = cached_calibration(opencl_device("gpu-a"));
+  const auto b = cached_calibration(opencl_device("gpu-b"));
+  ASSERT_TRUE(a.has_value());
+  ASSERT_TRUE(b.has_value());
+  EXPECT_DOUBLE_EQ(a->triad_gbps, 150);
+  EXPECT_DOUBLE_EQ(a->copy_low_gbps, 75);
+  EXPECT_DOUBLE_EQ(a->triad_low_gbps, 90);
+  EXPECT_EQ(a->rounds, 5);
+  EXPECT_DOUBLE_EQ(b->triad_gbps, 200);
+  EXPECT_FALSE(cached_calibration(opencl_device("gpu-c")).has_value());
+}
+
+TEST_F(calibration_cache, AnEntryFromBeforeRoundsReadsAsOneRoundWithoutSpread) {
+  std::ofstream(dir() / "calibration.json")
+      << R"({"opencl|old": {"backend": "opencl", "device": "old", "elements": 8, "copy_gbps": 10.0,
+             "triad_gbps": 12.0, "timestamp": 1}})";
+  const auto c = cached_calibration(opencl_device("old"));
+  ASSERT_TRUE(c.has_value());
+  EXPECT_EQ(c->rounds, 1);
+  EXPECT_DOUBLE_EQ(c->triad_low_gbps, 12.0);
+  EXPECT_DOUBLE_EQ(c->copy_low_gbps, 10.0);
+}
+
+TEST_F(calibration_cache, ACorruptFileIsMovedAsideWithItsBytesNeverOverwritten) {
+  const std::string garbage = R"({"opencl|gpu-a": {"backend": "opencl", "triad_gbps": 1)";  // truncated
+  std::ofstream(dir() / "calibration.json") << garbage;
+  EXPECT_FALSE(cached_calibration(opencl_device("gpu-a")).has_value());
+  EXPECT_EQ(read_all(dir() / "calibration.json"), garbage) << "reading must leave the file as it is";
+
+  store_calibration(sample("gpu-b", 200));
+
+  const auto copies = corrupt_copies(dir());
+  ASSERT_EQ(copies.size(), 1u);
+  EXPECT_EQ(read_all(copies.front()), garbage);
+  const auto b = cached_calibration(opencl_device("gpu-b"));
+  ASSERT_TRUE(b.has_value());
+  EXPECT_DOUBLE_EQ(b->triad_gbps, 200);
+}
+
+TEST_F(calibration_cache, ACpuCalibrationReportsItsBestAndWorstRound) {
+  // 1 Mi floats (4 MiB per array): small enough for a sanitizer build; only the bookkeeping is checked.
+  const calibration c = calibrate_device(cpu::open_device(), std::size_t{1} << 20);
+  EXPECT_EQ(c.backend, "cpu");
+  EXPECT_EQ(c.elements, std::size_t{1} << 20);
+  EXPECT_EQ(c.rounds, 5);
+  EXPECT_TRUE(std::isfinite(c.copy_gbps) && std::isfinite(c.triad_gbps));
+  EXPECT_GT(c.copy_low_gbps, 0);
+  EXPECT_GT(c.triad_low_gbps, 0);
+  EXPECT_LE(c.copy_low_gbps, c.copy_gbps);
+  EXPECT_LE(c.triad_low_gbps, c.triad_gbps);
+  EXPECT_GT(c.timestamp, 0);
+}
+
+}  // namespace
+}  // namespace kbench
