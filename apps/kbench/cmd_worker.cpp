@@ -83,6 +83,7 @@ int worker(const worker_command& command) {
     request.incumbent_ms = command.incumbent_ms;
     request.retime_within = command.retime_within;
     request.give_up_above = command.give_up_above;
+    request.time_limit_s = command.time_limit_s;
     for (const auto& text : command.configs) request.configs.push_back(parse_config_text(text));
     const auto outcomes = runner::run_trial(kernel, static_cast<std::size_t>(command.shape_index), request);
     fmt::print("\n{}\n", nlohmann::json(outcomes).dump());

@@ -63,6 +63,7 @@ struct worker_command {
   double incumbent_ms = 0;           // [ms] time trial: the second config's (the incumbent's) best time
   double retime_within = 1.5;        // [ratio] time trial: re-time against the incumbent within this
   double give_up_above = 2;          // [ratio] time trial: first calls only, when all are this far behind
+  double time_limit_s = 0;           // [s] how long the caller waits; 0: no limit (trial_request)
   bool serve = false;  // serve tuning trials read from standard input, one JSON line each (config_trial.hpp)
 };
 int worker(const worker_command& command);

@@ -103,6 +103,8 @@ int main(int argc, char** argv) {
   worker->add_option("--incumbent-ms", w.incumbent_ms);
   worker->add_option("--retime-within", w.retime_within);
   worker->add_option("--give-up-above", w.give_up_above);
+  worker->add_option("--time-limit", w.time_limit_s,
+                     "Seconds the caller waits; long calls are timed fewer times to fit");
   worker->add_flag("--serve", w.serve);
 
   kbench::cli::calibrate_command c;

@@ -13,6 +13,7 @@
 #include <csignal>
 #include <cstdlib>
 #include <memory>
+#include <span>
 #include <thread>
 
 namespace kbench::runner {
@@ -96,6 +97,42 @@ bool gave_up_far_behind(const bench_target& target, const trial_request& request
   return true;
 }
 
+/// The full timing's cost in synchronized rounds (one call of each config timed together): up to 2 estimate
+/// calls when calls are long (compute_repeat), 2 warm-up and at least 5 timed.
+constexpr double full_timing_rounds = 9;
+/// The share of a trial's time limit it plans to use: the rest is slack for the worker's start, the answer's
+/// way back and calls that run longer than the first.
+constexpr double time_limit_share = 0.75;
+constexpr std::size_t fitted_rounds_max = 5;
+
+/// Times `targets` round by round when their calls are too long for the full timing to end by `deadline`:
+/// one synchronized call of each first; if full_timing_rounds such rounds would not fit, more rounds follow
+/// while another (with half a round to spare) fits, up to fitted_rounds_max, and true is returned with each
+/// target's samples. A config of seconds per call (bmm [8,1024,1024,1024] on PoCL by default: ~8 s) would
+/// otherwise run past the trial's timeout and be recorded as a `timeout`, though it works. False: the full
+/// timing fits (the probe round was one more warm-up).
+bool timed_to_fit(std::span<const bench_target> targets, std::chrono::steady_clock::time_point deadline,
+                  std::vector<std::vector<double>>& samples, std::vector<int>& violations) {
+  samples.assign(targets.size(), {});
+  violations.assign(targets.size(), 0);
+  const auto ms_left = [&] {
+    return std::chrono::duration<double, std::milli>(deadline - std::chrono::steady_clock::now()).count();
+  };
+  double round_ms = 0;  // [ms] the longest round so far
+  const auto one_round = [&] {
+    double this_round = 0;
+    for (std::size_t k = 0; k < targets.size(); ++k) {
+      samples[k].push_back(time_one_call(targets[k], violations[k]));
+      this_round += samples[k].back();
+    }
+    round_ms = std::max(round_ms, this_round);
+  };
+  one_round();
+  if (ms_left() >= full_timing_rounds * round_ms) return false;
+  while (samples.front().size() < fitted_rounds_max && ms_left() > 1.5 * round_ms) one_round();
+  return true;
+}
+
 }  // namespace
 
 trial_context::trial_context(const kernel_definition& kernel, std::size_t shape_index, backend_kind backend,
@@ -154,6 +191,7 @@ std::vector<trial_outcome> run_trial(const kernel_definition& kernel, std::size_
 }
 
 std::vector<trial_outcome> run_trial(trial_context& context, const trial_request& request) {
+  const auto started = std::chrono::steady_clock::now();
   const kernel_definition& kernel = context.kernel();
   if (request.configs.empty()) throw usage_error("a trial needs at least one --config");
   if (request.phase == trial_phase::time && request.configs.size() > 2) {
@@ -218,6 +256,30 @@ std::vector<trial_outcome> run_trial(trial_context& context, const trial_request
     std::vector<bench_target> targets;
     for (std::size_t i : which) targets.push_back(bound[i]->target());
     try {
+      std::vector<std::vector<double>> fitted;
+      std::vector<int> violations;
+      if (request.time_limit_s > 0 &&
+          timed_to_fit(targets,
+                       started + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                     std::chrono::duration<double>(time_limit_share * request.time_limit_s)),
+                       fitted, violations)) {
+        for (std::size_t k = 0; k < which.size(); ++k) {
+          trial_outcome& out = outcomes[which[k]];
+          if (violations[k] > 0) {
+            out.status = eval_status::runtime_error;
+            out.message =
+                fmt::format("{} waits returned before the work finished: timing invalid", violations[k]);
+            continue;
+          }
+          out.*field = summarize(fitted[k]).median;
+          out.samples += fitted[k].size();
+          out.message = fmt::format(
+              "timed from {} call(s) only: calls of {:.4g} ms leave no room for the full timing in the "
+              "trial's limit of {:g} s",
+              fitted[k].size(), summarize(fitted[k]).median, request.time_limit_s);
+        }
+        return;
+      }
       int repeat = 1000;  // the slowest config sets the count, so that every config fits the budget
       for (const bench_target& t : targets)
         repeat = std::min(repeat, compute_repeat(t, request.target_ms, 5, 1000));

@@ -54,7 +54,8 @@ std::string to_request_line(const trial_request& request) {
               {"target_ms", request.target_ms},
               {"incumbent_ms", request.incumbent_ms},
               {"retime_within", request.retime_within},
-              {"give_up_above", request.give_up_above}}
+              {"give_up_above", request.give_up_above},
+              {"time_limit_s", request.time_limit_s}}
       .dump();
 }
 
@@ -70,6 +71,7 @@ trial_request parse_request_line(const std::string& line, backend_kind backend, 
     request.incumbent_ms = j.value("incumbent_ms", 0.0);
     request.retime_within = j.value("retime_within", 1.5);
     request.give_up_above = j.value("give_up_above", 2.0);
+    request.time_limit_s = j.value("time_limit_s", 0.0);
   } catch (const json::exception& e) {
     throw usage_error(fmt::format("malformed trial request ({}): {}", e.what(), line));
   }

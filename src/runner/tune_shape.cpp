@@ -237,9 +237,10 @@ tuning_outcome choose_config(const kernel_definition& kernel, std::size_t shape_
           std::vector<config> timed{configs[i]};
           if (incumbent) timed.push_back(entry.log[*incumbent].values);
           const double timeout_s = options.trial_timeout_s * static_cast<double>(timed.size());
-          const auto outcomes = server.run(
-              make_request(options, trial_phase::time, std::move(timed), incumbent ? incumbent_ms : 0),
-              timeout_s);
+          trial_request request =
+              make_request(options, trial_phase::time, std::move(timed), incumbent ? incumbent_ms : 0);
+          request.time_limit_s = timeout_s;
+          const auto outcomes = server.run(request, timeout_s);
           result = to_logged(outcomes.front());
           if (result.retime_ms > 0) {
             const trial_outcome& best = outcomes.back();
@@ -305,7 +306,9 @@ tuning_outcome choose_config(const kernel_definition& kernel, std::size_t shape_
       tell(fmt::format("  re-timing the {} configs within {}x of the best, interleaved", candidates.size(),
                        options.retime_within));
       const double timeout_s = options.trial_timeout_s * static_cast<double>(candidates.size());
-      const auto retimed = server.run(make_request(options, trial_phase::retime, candidates, 0), timeout_s);
+      trial_request request = make_request(options, trial_phase::retime, candidates, 0);
+      request.time_limit_s = timeout_s;
+      const auto retimed = server.run(request, timeout_s);
       const trial_outcome* fastest = nullptr;
       for (const auto& r : retimed) {
         if (r.status == eval_status::ok && (fastest == nullptr || r.time_ms < fastest->time_ms)) fastest = &r;

@@ -1,8 +1,9 @@
 // A time trial gives up on a candidate whose first synchronized calls all take more than give_up_above times
 // the incumbent's time (runner/config_trial.cpp): it records the median of those calls instead of timing the
-// candidate in full. The kernel is a test double on the cpu backend, y = x, whose call sleeps SLEEP_US
-// microseconds first. Only lower bounds of sleeps are relied on (a sleep never returns early), so no
-// assertion depends on how fast this machine happens to be.
+// candidate in full; and a candidate whose calls are too long for the full timing within the trial's time
+// limit is timed fewer times, to fit. The kernel is a test double on the cpu backend, y = x, whose call
+// sleeps SLEEP_US microseconds first. Only lower bounds of sleeps are relied on (a sleep never returns
+// early), so no assertion depends on how fast this machine happens to be.
 
 #include <kbench/backends/cpu.hpp>
 #include <kbench/runner/config_trial.hpp>
@@ -103,6 +104,37 @@ TEST(TimeTrialGiveUp, ZeroTimesEveryCandidateInFull) {
 
 TEST(TimeTrialGiveUp, WithoutAnIncumbentThereIsNothingToBeFarBehind) {
   const auto out = time_against({{"SLEEP_US", 20000}}, /*incumbent_ms=*/0, /*give_up_above=*/3);
+  EXPECT_EQ(out.status, eval_status::ok) << out.message;
+  EXPECT_GE(out.samples, 5u);
+  EXPECT_TRUE(out.message.empty()) << out.message;
+}
+
+/// A time trial of `candidate` alone, with no incumbent, that must end within `time_limit_s`.
+runner::trial_outcome time_within(const config& candidate, double time_limit_s) {
+  trial_request request;
+  request.phase = trial_phase::time;
+  request.configs = {candidate};
+  request.target_ms = 1;
+  request.time_limit_s = time_limit_s;
+  const auto outcomes = run_trial(sleepy_copy_kernel(), 0, request);
+  EXPECT_EQ(outcomes.size(), 1u);
+  return outcomes.at(0);
+}
+
+TEST(TimeTrialTimeLimit, CallsTooLongForTheFullTimingAreTimedFewerTimesToFit) {
+  // 200 ms calls, a 2 s limit (1.5 s planned): the check's 2 calls and the probe's 1 leave at most 0.9 s,
+  // less than the full timing's 9 calls (1.8 s), so the trial times what fits: at most 3 more calls while
+  // more than 1.5 calls' time is left. Only lower bounds of sleeps matter: a slower machine gives fewer.
+  const auto out = time_within({{"SLEEP_US", 200000}}, /*time_limit_s=*/2);
+  EXPECT_EQ(out.status, eval_status::ok) << out.message;
+  EXPECT_GE(out.samples, 1u);
+  EXPECT_LE(out.samples, 4u);
+  EXPECT_GE(out.time_ms, 200.0);
+  EXPECT_NE(out.message.find("leave no room for the full timing"), std::string::npos) << out.message;
+}
+
+TEST(TimeTrialTimeLimit, ShortCallsGetTheFullTimingWithinAGenerousLimit) {
+  const auto out = time_within({{"SLEEP_US", 0}}, /*time_limit_s=*/60);
   EXPECT_EQ(out.status, eval_status::ok) << out.message;
   EXPECT_GE(out.samples, 5u);
   EXPECT_TRUE(out.message.empty()) << out.message;

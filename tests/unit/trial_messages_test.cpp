@@ -18,6 +18,7 @@ TEST(TrialMessages, ARequestLineRoundTrips) {
   request.incumbent_ms = 0.125;
   request.retime_within = 1.25;
   request.give_up_above = 4.5;
+  request.time_limit_s = 120;
   const std::string line = to_request_line(request);
   EXPECT_EQ(line.find('\n'), std::string::npos) << "one request, one line";
   const trial_request back = parse_request_line(line, backend_kind::opencl, 42);
@@ -29,6 +30,7 @@ TEST(TrialMessages, ARequestLineRoundTrips) {
   EXPECT_DOUBLE_EQ(back.incumbent_ms, 0.125);
   EXPECT_DOUBLE_EQ(back.retime_within, 1.25);
   EXPECT_DOUBLE_EQ(back.give_up_above, 4.5);
+  EXPECT_DOUBLE_EQ(back.time_limit_s, 120);
   EXPECT_EQ(back.backend, backend_kind::opencl) << "backend and seed are the worker's";
   EXPECT_EQ(back.seed, 42u);
 }

@@ -11,6 +11,10 @@
 //            compares them under the same machine conditions.
 //   retime   binds several configs that all passed, and times them interleaved (a, b, c, a, b, c, ...) so
 //            that the final pick is not decided by drift in the machine.
+// With a time limit (trial_request::time_limit_s, the parent's timeout for the trial), every timing first
+// times one round of calls; if the full timing (about 9 such rounds) would not end within 3/4 of the limit,
+// it times as many rounds as fit (at least 1, at most 5) and says so in the outcome's message, so that a
+// config of seconds per call is recorded with its time instead of being killed as a timeout.
 
 #include <kbench/bound_kernel.hpp>
 #include <kbench/device.hpp>

@@ -32,6 +32,8 @@ struct trial_request {
   double retime_within = 1.5;  // [ratio] time: the candidate is re-timed against the incumbent if within
   double give_up_above = 2;    // [ratio] time: a candidate whose first calls all take more than this times
                                // incumbent_ms is recorded from them, without the full timing; 0: never
+  double time_limit_s = 0;     // [s] how long the parent waits for this trial (its timeout); timings whose
+                               // calls are too long to fit are shortened to fit (config_trial.hpp); 0: none
 };
 
 struct trial_outcome {
@@ -48,7 +50,8 @@ void to_json(nlohmann::json& j, const trial_outcome& t);
 void from_json(const nlohmann::json& j, trial_outcome& t);
 
 /// One request as a line of JSON, for a serving worker's standard input (phase, configs, target_ms,
-/// incumbent_ms, retime_within, give_up_above; backend and seed belong to the worker), and back.
+/// incumbent_ms, retime_within, give_up_above, time_limit_s; backend and seed belong to the worker), and
+/// back.
 [[nodiscard]] std::string to_request_line(const trial_request& request);
 [[nodiscard]] trial_request parse_request_line(const std::string& line, backend_kind backend,
                                                std::uint64_t seed);
