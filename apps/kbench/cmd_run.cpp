@@ -18,6 +18,7 @@
 #include "tolerance_option.hpp"
 #include "tuning_summary.hpp"
 
+#include <fmt/chrono.h>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <unistd.h>
@@ -27,6 +28,7 @@
 #include <cmath>
 #include <csignal>
 #include <cstdlib>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -332,10 +334,16 @@ int run(const run_command& command) {
     if (!tuning_by_kernel.empty()) fmt::print("Tuning per kernel:\n{}", tuning_by_kernel.render());
   }
   if (peak) {
+    // When and how spread the calibration was: on a shared host the bandwidth drifts, and a cached one may be
+    // old.
+    const std::string spread = peak->rounds > 1
+                                   ? fmt::format("the best of {} rounds, the worst {:.1f} GB/s; ",
+                                                 peak->rounds, peak->triad_low_gbps)
+                                   : std::string();
     fmt::print(
-        "% peak BW: kbench bytes moved per call / median latency, against the {} triad of {:.1f} GB/s (the\n"
-        "best of {} calibration rounds; the worst: {:.1f} GB/s)\n",
-        peak->backend, peak->triad_gbps, peak->rounds, peak->triad_low_gbps);
+        "% peak BW: kbench bytes moved per call / median latency, against the {} triad of {:.1f} GB/s\n"
+        "({}calibrated {:%Y-%m-%d %H:%M} UTC; `kbench calibrate` measures it again)\n",
+        peak->backend, peak->triad_gbps, spread, fmt::gmtime(static_cast<std::time_t>(peak->timestamp)));
   }
   if (!baseline_forms.empty()) {
     fmt::print("torch baselines:\n");

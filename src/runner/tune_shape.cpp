@@ -239,7 +239,8 @@ tuning_outcome choose_config(const kernel_definition& kernel, std::size_t shape_
           const double timeout_s = options.trial_timeout_s * static_cast<double>(timed.size());
           trial_request request =
               make_request(options, trial_phase::time, std::move(timed), incumbent ? incumbent_ms : 0);
-          request.time_limit_s = timeout_s;
+          request.time_limit_s =
+              trial_time_limit_s(timeout_s, options.budget.time_budget_s, seconds_since(started));
           const auto outcomes = server.run(request, timeout_s);
           result = to_logged(outcomes.front());
           if (result.retime_ms > 0) {
@@ -307,7 +308,8 @@ tuning_outcome choose_config(const kernel_definition& kernel, std::size_t shape_
                        options.retime_within));
       const double timeout_s = options.trial_timeout_s * static_cast<double>(candidates.size());
       trial_request request = make_request(options, trial_phase::retime, candidates, 0);
-      request.time_limit_s = timeout_s;
+      request.time_limit_s =
+          trial_time_limit_s(timeout_s, options.budget.time_budget_s, seconds_since(started));
       const auto retimed = server.run(request, timeout_s);
       const trial_outcome* fastest = nullptr;
       for (const auto& r : retimed) {
@@ -330,6 +332,12 @@ tuning_outcome choose_config(const kernel_definition& kernel, std::size_t shape_
   writer.write(entry);
   outcome.log = entry.log;
   return outcome;
+}
+
+double trial_time_limit_s(double timeout_s, double budget_s, double elapsed_s) {
+  constexpr double min_limit_s = 1;  // [s] a limit still worth one round of calls
+  if (!(budget_s > 0)) return timeout_s;
+  return std::min(timeout_s, std::max(min_limit_s, budget_s - elapsed_s));
 }
 
 }  // namespace kbench::runner

@@ -39,6 +39,12 @@ TEST(CliRun, RunsTheSelectedShapesAndPrintsTotalsPerShape) {
   EXPECT_NE(r.output.find("Total: 2/2 shapes passed; geometric-mean speedup "), std::string::npos)
       << r.output;
   EXPECT_NE(r.output.find("exp: at::exp_out into a preallocated output"), std::string::npos) << r.output;
+  // The % peak BW footnote says which calibration it divides by, and when that was measured.
+  EXPECT_TRUE(std::regex_search(
+      r.output,
+      std::regex(R"(against the cpu triad of [0-9.]+ GB/s\n\((the best of 5 rounds, the worst )"
+                 R"([0-9.]+ GB/s; )?calibrated 20[0-9]{2}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2} UTC)")))
+      << r.output;
 }
 
 TEST(CliRun, ShapeIndexSelectsOneShapePerKernelAndOpIsAnAlias) {

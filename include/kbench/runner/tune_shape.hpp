@@ -76,6 +76,12 @@ struct tuning_outcome {
   std::vector<tune::logged_evaluation> log;  // tuned: every config of the search, in order
 };
 
+/// [s] The time limit a time or final retime trial fits its timing to (trial_request::time_limit_s): its
+/// timeout, or, when less of the search's time budget `budget_s` is left after `elapsed_s`, what is left (at
+/// least 1 s), so that a slow config started near the end of the budget, or the final re-timing, times what
+/// fits instead of overrunning the budget by a full timing. `budget_s` 0: no budget.
+[[nodiscard]] double trial_time_limit_s(double timeout_s, double budget_s, double elapsed_s);
+
 /// The cache key of `kernel` at `shape_index` on `device` (whose implementation must have a tuning space).
 [[nodiscard]] tune::cache_key make_cache_key(const kernel_definition& kernel, std::size_t shape_index,
                                              const device_info& device, const tune::space& space);
