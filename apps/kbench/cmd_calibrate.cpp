@@ -24,8 +24,8 @@ int calibrate(const calibrate_command& command) {
     }
     kinds.push_back(kind);
   }
-  text_table table(
-      {"Backend", "Device", "Array (MiB)", "Copy (GB/s)", "Triad (GB/s)", "Worst round: copy, triad (GB/s)"});
+  text_table table({"Backend", "Device", "Array (MiB)", "Copy (GB/s)", "Triad (GB/s)",
+                    "Worst round: copy, triad (GB/s)", "Stores of the peaks: copy, triad"});
   int rounds = 0;
   for (backend_kind kind : kinds) {
     fmt::print(stderr, "[kbench] calibrating {} ...\n", to_string(kind));
@@ -35,12 +35,15 @@ int calibrate(const calibrate_command& command) {
     table.add_row({c.backend, c.device,
                    fmt::format("{:.0f}", static_cast<double>(c.elements) * 4 / (1 << 20)),
                    fmt::format("{:.2f}", c.copy_gbps), fmt::format("{:.2f}", c.triad_gbps),
-                   fmt::format("{:.2f}, {:.2f}", c.copy_low_gbps, c.triad_low_gbps)});
+                   fmt::format("{:.2f}, {:.2f}", c.copy_low_gbps, c.triad_low_gbps),
+                   fmt::format("{}, {}", c.copy_stores, c.triad_stores)});
   }
   fmt::print("{}", table.render());
   fmt::print(
       "each the best of {} rounds (a round's bandwidth: from its median call); the worst round shows\n"
-      "how much the bandwidth left to kbench varied meanwhile (neighbours on a shared host, clocks)\n",
+      "how much the bandwidth left to kbench varied meanwhile (neighbours on a shared host, clocks);\n"
+      "on the cpu each round runs both kernels with normal and with non-temporal stores (no\n"
+      "read-for-ownership of the written lines, as kernels with STREAM 1 write) and keeps the faster\n",
       rounds);
   fmt::print("cached in {}\n", (cache_directory() / "calibration.json").string());
   return 0;

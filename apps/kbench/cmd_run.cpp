@@ -32,6 +32,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <string_view>
 
 namespace kbench::cli {
 
@@ -104,8 +105,12 @@ nlohmann::json records_of(const runner::shape_result& r, const std::string& effo
           report::make_record(context, "autotune_s", {r.tuning_s},
                               {{"evaluations", r.tuning_evaluations}, {"config_source", r.config_source}}));
     }
-    if (auto s = r.speedup()) {
-      records.push_back(report::make_record(context, "speedup", {*s}, with({{"baseline", "torch"}})));
+    if (auto s = r.speedup_interval()) {
+      records.push_back(report::make_record(context, "speedup", {s->ratio},
+                                            with({{"baseline", "torch"},
+                                                  {"interval_low", s->low},
+                                                  {"interval_high", s->high},
+                                                  {"verdict", std::string(s->verdict())}})));
     }
     if (auto bw = r.bandwidth_gbps()) {
       nlohmann::json extra = with({{"bytes_moved", r.bytes_moved}});
@@ -290,24 +295,28 @@ int run(const run_command& command) {
   sigaction(SIGINT, &previous, nullptr);
 
   // Summary.
-  text_table table({"Kernel", "Shape", "Status", "kbench (ms)", "torch (ms)", "Speedup", "% peak BW"});
+  text_table table(
+      {"Kernel", "Shape", "Status", "kbench (ms)", "torch (ms)", "Speedup", "Interval", "% peak BW"});
   std::size_t passed = 0;
+  std::map<std::string_view, std::size_t> verdicts;  // faster / same / slower -> ok shapes
   double log_speedup_sum = 0;
   std::size_t speedups = 0;
   std::vector<std::string> reasons;
   std::map<std::string, std::string> baseline_forms;
   for (const auto& r : results) {
-    const auto s = r.speedup();
+    const auto s = r.speedup_interval();
     const auto bw = r.bandwidth_gbps();
     std::string bw_cell = "-";
     if (bw && peak && peak->triad_gbps > 0) bw_cell = fmt::format("{:.0f}%", 100.0 * *bw / peak->triad_gbps);
     table.add_row({r.kernel, r.shape, std::string(to_string(r.status)), ms_cell(r.kbench), ms_cell(r.torch),
-                   s ? fmt::format("{:.2f}x", *s) : "-", bw_cell});
+                   s ? fmt::format("{:.2f}x", s->ratio) : "-",
+                   s ? fmt::format("{:.2f}-{:.2f} {}", s->low, s->high, s->verdict()) : "-", bw_cell});
     if (r.status == runner::shape_status::ok) {
       ++passed;
-      if (s && *s > 0) {
-        log_speedup_sum += std::log(*s);
+      if (s && s->ratio > 0) {
+        log_speedup_sum += std::log(s->ratio);
         ++speedups;
+        ++verdicts[s->verdict()];
       }
     } else {
       reasons.push_back(fmt::format("{} {}: {}: {}", r.kernel, r.shape, to_string(r.status), r.reason));
@@ -326,6 +335,13 @@ int run(const run_command& command) {
                std::exp(log_speedup_sum / static_cast<double>(speedups)), speedups);
   }
   fmt::print("; wall time {:.1f} s\n", elapsed_s());
+  if (speedups > 0) {
+    // A ratio near 1 is often noise: the interval says whether the two were told apart at all.
+    fmt::print(
+        "Against torch: {} faster, {} same within noise, {} slower (Interval: the speedup while each median\n"
+        "ranges over its 99% confidence interval, >= 98% together; faster/slower when it excludes 1)\n",
+        verdicts["faster"], verdicts["same"], verdicts["slower"]);
+  }
   if (options.run_kbench) {
     fmt::print(
         "Configs: {} tuned ({:.1f} s tuning), {} from the tuning cache, {} cache misses; cache {}\n", tuned,
@@ -341,9 +357,10 @@ int run(const run_command& command) {
                                                  peak->rounds, peak->triad_low_gbps)
                                    : std::string();
     fmt::print(
-        "% peak BW: kbench bytes moved per call / median latency, against the {} triad of {:.1f} GB/s\n"
-        "({}calibrated {:%Y-%m-%d %H:%M} UTC; `kbench calibrate` measures it again)\n",
-        peak->backend, peak->triad_gbps, spread, fmt::gmtime(static_cast<std::time_t>(peak->timestamp)));
+        "% peak BW: kbench bytes moved per call / median latency, against the {} triad of {:.1f} GB/s with\n"
+        "{} stores ({}calibrated {:%Y-%m-%d %H:%M} UTC;\n`kbench calibrate` measures it again)\n",
+        peak->backend, peak->triad_gbps, peak->triad_stores, spread,
+        fmt::gmtime(static_cast<std::time_t>(peak->timestamp)));
   }
   if (!baseline_forms.empty()) {
     fmt::print("torch baselines:\n");

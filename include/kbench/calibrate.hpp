@@ -12,6 +12,9 @@
 
 namespace kbench {
 
+inline constexpr const char* stores_normal = "normal";
+inline constexpr const char* stores_non_temporal = "non-temporal";
+
 struct calibration {
   std::string backend;
   std::string device;
@@ -23,6 +26,10 @@ struct calibration {
   double copy_low_gbps = 0;
   double triad_low_gbps = 0;
   int rounds = 0;
+  // The store kind that reached each peak: stores_normal, or stores_non_temporal (the cpu backend times both
+  // kinds in every round and keeps the faster one).
+  std::string copy_stores = stores_normal;
+  std::string triad_stores = stores_normal;
   std::int64_t timestamp = 0;  // [s since the Unix epoch]
 };
 
@@ -30,7 +37,8 @@ struct calibration {
 [[nodiscard]] std::filesystem::path cache_directory();
 
 /// Measures `device` (cpu, opencl or cuda) with arrays of `elements` floats (default 2^25 = 128 MiB each):
-/// copy and triad alternate over 5 rounds of 100 ms of calls each; the best round is the peak.
+/// copy and triad alternate over 5 rounds of 100 ms of calls each; the best round is the peak. On the cpu
+/// backend each round times both with normal and with non-temporal stores and keeps the faster.
 [[nodiscard]] calibration calibrate_device(const device_ptr& device,
                                            std::size_t elements = std::size_t{1} << 25);
 

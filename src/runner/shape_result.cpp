@@ -45,6 +45,21 @@ std::optional<double> shape_result::speedup() const {
   return k > 0 ? std::optional<double>(torch->median_latency_ms() / k) : std::nullopt;
 }
 
+std::string_view speedup_estimate::verdict() const {
+  if (low > 1) return "faster";
+  if (high < 1) return "slower";
+  return "same";
+}
+
+std::optional<speedup_estimate> shape_result::speedup_interval() const {
+  if (!kbench || !torch || kbench->latency_ms.empty() || torch->latency_ms.empty()) return std::nullopt;
+  const summary k = summarize(kbench->latency_ms);
+  const summary t = summarize(torch->latency_ms);
+  if (!(k.median > 0 && k.median_ci_low > 0)) return std::nullopt;
+  return speedup_estimate{t.median / k.median, t.median_ci_low / k.median_ci_high,
+                          t.median_ci_high / k.median_ci_low};
+}
+
 std::optional<double> shape_result::bandwidth_gbps() const {
   if (!kbench || kbench->latency_ms.empty() || bytes_moved <= 0) return std::nullopt;
   const double k = kbench->median_latency_ms();

@@ -30,7 +30,7 @@ TEST(CliRun, RunsTheSelectedShapesAndPrintsTotalsPerShape) {
   const auto r = run("--kernel exp --backend cpu --num-shapes 2 --target-ms 5");
   ASSERT_EQ(r.exit_code, 0) << r.output;
   for (const char* column :
-       {"Kernel", "Shape", "Status", "kbench (ms)", "torch (ms)", "Speedup", "% peak BW"}) {
+       {"Kernel", "Shape", "Status", "kbench (ms)", "torch (ms)", "Speedup", "Interval", "% peak BW"}) {
     EXPECT_NE(r.output.find(column), std::string::npos) << column;
   }
   EXPECT_NE(r.output.find("exp    | [1024] "), std::string::npos) << r.output;
@@ -39,11 +39,21 @@ TEST(CliRun, RunsTheSelectedShapesAndPrintsTotalsPerShape) {
   EXPECT_NE(r.output.find("Total: 2/2 shapes passed; geometric-mean speedup "), std::string::npos)
       << r.output;
   EXPECT_NE(r.output.find("exp: at::exp_out into a preallocated output"), std::string::npos) << r.output;
+  // Each speedup's interval and verdict, and the count of verdicts over the two shapes.
+  EXPECT_TRUE(
+      std::regex_search(r.output, std::regex(R"(\| [0-9.]+x +\| [0-9.]+-[0-9.]+ (faster|same|slower) )")))
+      << r.output;
+  std::smatch counts;
+  ASSERT_TRUE(std::regex_search(
+      r.output, counts,
+      std::regex(R"(Against torch: ([0-9]+) faster, ([0-9]+) same within noise, ([0-9]+) slower)")))
+      << r.output;
+  EXPECT_EQ(std::stoi(counts[1]) + std::stoi(counts[2]) + std::stoi(counts[3]), 2) << r.output;
   // The % peak BW footnote says which calibration it divides by, and when that was measured.
   EXPECT_TRUE(std::regex_search(
-      r.output,
-      std::regex(R"(against the cpu triad of [0-9.]+ GB/s\n\((the best of 5 rounds, the worst )"
-                 R"([0-9.]+ GB/s; )?calibrated 20[0-9]{2}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2} UTC)")))
+      r.output, std::regex(R"(against the cpu triad of [0-9.]+ GB/s with\n(normal|non-temporal) stores \()"
+                           R"((the best of 5 rounds, the worst [0-9.]+ GB/s; )?)"
+                           R"(calibrated 20[0-9]{2}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2} UTC)")))
       << r.output;
 }
 
@@ -140,6 +150,15 @@ TEST(CliRun, WritesOneV3RecordPerImplementationAndMetric) {
                                                                {"torch", "device_ms"},
                                                                {"torch", "capture_ratio"}};
   EXPECT_EQ(seen, expected);
+  for (const auto& rec : records) {
+    if (rec.at("metric").at("name") != "speedup") continue;
+    const auto& extra = rec.at("metric").at("extra_info");
+    const double ratio = rec.at("metric").at("benchmark_values")[0];
+    EXPECT_LE(extra.at("interval_low").get<double>(), ratio) << extra;
+    EXPECT_GE(extra.at("interval_high").get<double>(), ratio) << extra;
+    const std::string verdict = extra.at("verdict");
+    EXPECT_TRUE(verdict == "faster" || verdict == "same" || verdict == "slower") << verdict;
+  }
 }
 
 TEST(CliRun, AppendsToAValidFileAndRefusesAnInvalidOne) {

@@ -55,6 +55,8 @@ calibration sample(const std::string& device, double triad) {
   c.copy_low_gbps = triad * 0.5;
   c.triad_low_gbps = triad * 0.6;
   c.rounds = 5;
+  c.copy_stores = stores_normal;
+  c.triad_stores = stores_non_temporal;
   c.timestamp = 1700000000;
   return c;
 }
@@ -94,6 +96,8 @@ TEST_F(calibration_cache, EntriesRoundTripPerDeviceAndKeepEachOther) {
   EXPECT_DOUBLE_EQ(a->copy_low_gbps, 75);
   EXPECT_DOUBLE_EQ(a->triad_low_gbps, 90);
   EXPECT_EQ(a->rounds, 5);
+  EXPECT_EQ(a->copy_stores, stores_normal);
+  EXPECT_EQ(a->triad_stores, stores_non_temporal);
   EXPECT_DOUBLE_EQ(b->triad_gbps, 200);
   EXPECT_FALSE(cached_calibration(opencl_device("gpu-c")).has_value());
 }
@@ -107,6 +111,8 @@ TEST_F(calibration_cache, AnEntryFromBeforeRoundsReadsAsOneRoundWithoutSpread) {
   EXPECT_EQ(c->rounds, 1);
   EXPECT_DOUBLE_EQ(c->triad_low_gbps, 12.0);
   EXPECT_DOUBLE_EQ(c->copy_low_gbps, 10.0);
+  EXPECT_EQ(c->triad_stores, stores_normal) << "an old entry measured normal stores only";
+  EXPECT_EQ(c->copy_stores, stores_normal);
 }
 
 TEST_F(calibration_cache, ACorruptFileIsMovedAsideWithItsBytesNeverOverwritten) {
@@ -136,6 +142,9 @@ TEST_F(calibration_cache, ACpuCalibrationReportsItsBestAndWorstRound) {
   EXPECT_GT(c.triad_low_gbps, 0);
   EXPECT_LE(c.copy_low_gbps, c.copy_gbps);
   EXPECT_LE(c.triad_low_gbps, c.triad_gbps);
+  for (const std::string& stores : {c.copy_stores, c.triad_stores}) {
+    EXPECT_TRUE(stores == stores_normal || stores == stores_non_temporal) << stores;
+  }
   EXPECT_GT(c.timestamp, 0);
 }
 

@@ -9,6 +9,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace kbench::runner {
@@ -50,6 +51,19 @@ struct impl_result {
   [[nodiscard]] double median_latency_ms() const;
 };
 
+/// A speedup with its uncertainty: ratio = torch / kbench median latency; [low, high] the range the ratio
+/// takes while each median ranges over its 99% distribution-free confidence interval (summary::median_ci_*,
+/// from order statistics): both true medians lie in theirs with probability >= 98%, and then their ratio
+/// lies in [low, high]. It assumes independent samples; drift between the interleaved turns (bench.hpp)
+/// makes the true uncertainty larger.
+struct speedup_estimate {
+  double ratio = 0;
+  double low = 0;
+  double high = 0;
+  /// "faster" (low > 1), "slower" (high < 1) or "same" (the interval holds 1: not told apart).
+  [[nodiscard]] std::string_view verdict() const;
+};
+
 struct shape_result {
   std::string kernel;
   std::string shape;  // "[1024,256]"
@@ -65,6 +79,8 @@ struct shape_result {
 
   /// torch median latency / kbench median latency; nullopt unless both were timed.
   [[nodiscard]] std::optional<double> speedup() const;
+  /// speedup() with its interval; nullopt unless both were timed.
+  [[nodiscard]] std::optional<speedup_estimate> speedup_interval() const;
   /// bytes_moved / kbench median latency [GB/s]; nullopt without either.
   [[nodiscard]] std::optional<double> bandwidth_gbps() const;
 };

@@ -1,0 +1,85 @@
+// shape_result::speedup_interval: the speedup's range when each median ranges over its 99% confidence
+// interval, and the verdict it gives (faster, same within noise, slower).
+
+#include <kbench/runner/shape_result.hpp>
+#include <kbench/stats.hpp>
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+namespace kbench::runner {
+namespace {
+
+/// n latencies [ms] spread evenly over [center - spread, center + spread], in an order that is not sorted.
+std::vector<double> latencies(double center, double spread, int n) {
+  std::vector<double> v;
+  for (int i = 0; i < n; ++i) {
+    const int j = (i * 7) % n;  // 7 and n coprime below: every position once
+    v.push_back(center - spread + 2 * spread * j / (n - 1));
+  }
+  return v;
+}
+
+shape_result timed(std::vector<double> kbench_ms, std::vector<double> torch_ms) {
+  shape_result r;
+  r.kbench = impl_result{};
+  r.kbench->impl = "kbench";
+  r.kbench->latency_ms = std::move(kbench_ms);
+  r.torch = impl_result{};
+  r.torch->impl = "torch";
+  r.torch->latency_ms = std::move(torch_ms);
+  return r;
+}
+
+TEST(SpeedupInterval, IsTheRatioOfTheMediansBetweenTheEndsOfTheirConfidenceIntervals) {
+  const auto r = timed(latencies(1.0, 0.1, 101), latencies(2.0, 0.4, 101));
+  const auto s = r.speedup_interval();
+  ASSERT_TRUE(s.has_value());
+  const summary k = summarize(r.kbench->latency_ms);
+  const summary t = summarize(r.torch->latency_ms);
+  EXPECT_DOUBLE_EQ(s->ratio, t.median / k.median);
+  EXPECT_DOUBLE_EQ(s->ratio, *r.speedup());
+  EXPECT_DOUBLE_EQ(s->low, t.median_ci_low / k.median_ci_high);
+  EXPECT_DOUBLE_EQ(s->high, t.median_ci_high / k.median_ci_low);
+  EXPECT_LT(s->low, s->ratio);
+  EXPECT_GT(s->high, s->ratio);
+  EXPECT_GT(s->low, 1.0);
+  EXPECT_EQ(s->verdict(), "faster");
+}
+
+TEST(SpeedupInterval, TheSameDistributionIsNotToldApart) {
+  // 0.97x by the medians, but both spread +-20%: the interval holds 1.
+  const auto s = timed(latencies(1.03, 0.2, 200), latencies(1.0, 0.2, 200)).speedup_interval();
+  ASSERT_TRUE(s.has_value());
+  EXPECT_LT(s->ratio, 1.0);
+  EXPECT_LT(s->low, 1.0);
+  EXPECT_GT(s->high, 1.0);
+  EXPECT_EQ(s->verdict(), "same");
+}
+
+TEST(SpeedupInterval, ASlowerKernelIsCalledSlower) {
+  const auto s = timed(latencies(1.5, 0.05, 60), latencies(1.0, 0.05, 60)).speedup_interval();
+  ASSERT_TRUE(s.has_value());
+  EXPECT_LT(s->high, 1.0);
+  EXPECT_EQ(s->verdict(), "slower");
+}
+
+TEST(SpeedupInterval, FewSamplesGetTheWidestInterval) {
+  // 3 samples each: no order statistic reaches 99%, so each median ranges over min..max.
+  const auto s = timed({1.0, 1.1, 1.2}, {1.15, 1.25, 1.35}).speedup_interval();
+  ASSERT_TRUE(s.has_value());
+  EXPECT_DOUBLE_EQ(s->low, 1.15 / 1.2);
+  EXPECT_DOUBLE_EQ(s->high, 1.35 / 1.0);
+  EXPECT_EQ(s->verdict(), "same");
+}
+
+TEST(SpeedupInterval, NeedsBothImplementationsTimed) {
+  shape_result r = timed({1.0, 1.0}, {});
+  EXPECT_FALSE(r.speedup_interval().has_value());
+  r.torch.reset();
+  EXPECT_FALSE(r.speedup_interval().has_value());
+}
+
+}  // namespace
+}  // namespace kbench::runner
