@@ -1,22 +1,12 @@
-#include <kbench/backends/cpu.hpp>
-#include <kbench/build_config.hpp>
 #include <kbench/calibrate.hpp>
 #include <kbench/error.hpp>
 #include <kbench/measure.hpp>
 #include <kbench/move_aside.hpp>
 #include <kbench/report/json_v3.hpp>
-
-#if KBENCH_HAS_OPENCL
-#include <kbench/backends/opencl.hpp>
-#endif
-#if KBENCH_HAS_CUDA
-#include <kbench/backends/cuda.hpp>
-#endif
+#include <kbench/stream_kernels.hpp>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
-
-#include <xmmintrin.h>  // _mm_stream_ps, _mm_sfence: SSE, part of the x86-64 baseline
 
 #include <algorithm>
 #include <array>
@@ -34,89 +24,8 @@ namespace kbench {
 
 namespace {
 
-constexpr float triad_scale = 3.0f;
 constexpr int calibration_rounds = 5;
 constexpr double round_target_ms = 100;  // [ms] of calls per kernel per round: 1 s of calls in all
-
-/// One copy and one triad launcher on a device; arrays a, b, c of n floats. The cpu backend also has both
-/// with non-temporal stores (empty elsewhere).
-struct stream_pair {
-  std::function<call_result()> copy, triad;
-  std::function<call_result()> copy_streaming, triad_streaming;
-};
-
-/// b[i] = a[i] for i in [begin, end) through non-temporal stores (SSE movntps, 16-byte aligned; the
-/// elements before the first aligned one and after the last whole vector through normal stores): each line
-/// of b goes to memory without first being read into the cache, which a normal store's read-for-ownership
-/// does. The fence orders them before the chunk is reported done.
-void copy_streaming_range(const float* a, float* b, std::size_t begin, std::size_t end) {
-  std::size_t i = begin;
-  for (; i < end && reinterpret_cast<std::uintptr_t>(b + i) % 16 != 0; ++i) b[i] = a[i];
-  for (; i + 4 <= end; i += 4) _mm_stream_ps(b + i, _mm_loadu_ps(a + i));
-  for (; i < end; ++i) b[i] = a[i];
-  _mm_sfence();
-}
-
-/// a[i] = b[i] + triad_scale * c[i] for i in [begin, end), as copy_streaming_range.
-void triad_streaming_range(float* a, const float* b, const float* c, std::size_t begin, std::size_t end) {
-  const __m128 scale = _mm_set1_ps(triad_scale);
-  std::size_t i = begin;
-  for (; i < end && reinterpret_cast<std::uintptr_t>(a + i) % 16 != 0; ++i) a[i] = b[i] + triad_scale * c[i];
-  for (; i + 4 <= end; i += 4) {
-    _mm_stream_ps(a + i, _mm_add_ps(_mm_loadu_ps(b + i), _mm_mul_ps(scale, _mm_loadu_ps(c + i))));
-  }
-  for (; i < end; ++i) a[i] = b[i] + triad_scale * c[i];
-  _mm_sfence();
-}
-
-stream_pair cpu_stream_pair(const std::shared_ptr<cpu::cpu_device>& dev, buffer_ptr a, buffer_ptr b,
-                            buffer_ptr c, std::size_t n) {
-  auto loop = [dev, n](auto body, buffer_ptr out) {
-    return [dev, n, body, out]() {
-      event_ptr e =
-          dev->launch([n, body](const cpu::parallel_context& ctx) { ctx.parallel_for(n, 1 << 16, body); });
-      return call_result{{e}, {out}};
-    };
-  };
-  float* pa = cpu::float_data(a);
-  float* pb = cpu::float_data(b);
-  float* pc = cpu::float_data(c);
-  return {loop(
-              [pa, pb](std::size_t begin, std::size_t end) {
-                for (std::size_t i = begin; i < end; ++i) pb[i] = pa[i];
-              },
-              b),
-          loop(
-              [pa, pb, pc](std::size_t begin, std::size_t end) {
-                for (std::size_t i = begin; i < end; ++i) pa[i] = pb[i] + triad_scale * pc[i];
-              },
-              a),
-          loop([pa, pb](std::size_t begin, std::size_t end) { copy_streaming_range(pa, pb, begin, end); }, b),
-          loop([pa, pb, pc](std::size_t begin,
-                            std::size_t end) { triad_streaming_range(pa, pb, pc, begin, end); },
-               a)};
-}
-
-#if KBENCH_HAS_OPENCL
-constexpr const char* opencl_stream_source = R"(
-__kernel void copy(__global const float4* a, __global float4* b) { size_t i = get_global_id(0); b[i] = a[i]; }
-__kernel void triad(__global float4* a, __global const float4* b, __global const float4* c, float s) {
-  size_t i = get_global_id(0); a[i] = b[i] + s * c[i];
-}
-)";
-#endif
-
-#if KBENCH_HAS_CUDA
-constexpr const char* cuda_stream_source = R"(
-extern "C" __global__ void copy(const float4* a, float4* b, long long n4) {
-  long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; if (i < n4) b[i] = a[i];
-}
-extern "C" __global__ void triad(float4* a, const float4* b, const float4* c, float s, long long n4) {
-  long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (i < n4) { float4 x = b[i], y = c[i]; a[i] = make_float4(x.x + s * y.x, x.y + s * y.y, x.z + s * y.z, x.w + s * y.w); }
-}
-)";
-#endif
 
 /// STREAM's checkSTREAMresults: a bandwidth is only as good as the kernel's writes. From a = b = c = 1, a
 /// round's copy calls (b = a, either store kind) and triad calls (a = b + 3c) leave b = a_before and
@@ -124,9 +33,9 @@ extern "C" __global__ void triad(float4* a, const float4* b, const float4* c, fl
 /// float. Throws kbench::error at the first element that differs.
 void check_stream_results(const buffer_ptr& a, const buffer_ptr& b, const buffer_ptr& c, std::size_t elements,
                           int rounds) {
-  const float expected_a = 1.0f + triad_scale * static_cast<float>(rounds);
+  const float expected_a = 1.0f + stream_triad_scale * static_cast<float>(rounds);
   const std::array<std::pair<const buffer_ptr*, float>, 3> arrays{
-      {{&a, expected_a}, {&b, expected_a - triad_scale}, {&c, 1.0f}}};
+      {{&a, expected_a}, {&b, expected_a - stream_triad_scale}, {&c, 1.0f}}};
   const std::array<const char*, 3> names{"a", "b", "c"};
   std::vector<float> host(elements);
   for (std::size_t k = 0; k < arrays.size(); ++k) {
@@ -152,65 +61,8 @@ std::filesystem::path cache_directory() {
 calibration calibrate_device(const device_ptr& device, std::size_t elements) {
   elements = (elements + 3) / 4 * 4;  // whole float4 vectors
   const std::size_t bytes = elements * sizeof(float);
-  buffer_ptr a = device->allocate(bytes), b = device->allocate(bytes), c = device->allocate(bytes);
-  {
-    const std::vector<float> ones(elements, 1.0f);
-    a->write(ones.data(), bytes);
-    b->write(ones.data(), bytes);
-    c->write(ones.data(), bytes);
-  }
-  stream_pair kernels;
-  switch (device->info().backend) {
-    case backend_kind::cpu:
-      kernels = cpu_stream_pair(std::dynamic_pointer_cast<cpu::cpu_device>(device), a, b, c, elements);
-      break;
-#if KBENCH_HAS_OPENCL
-    case backend_kind::opencl: {
-      auto cl = std::dynamic_pointer_cast<opencl::opencl_device>(device);
-      auto program = cl->build_program(opencl_stream_source);
-      auto copy = program.kernel("copy");
-      copy.set_arg(0, a);
-      copy.set_arg(1, b);
-      auto triad = program.kernel("triad");
-      triad.set_arg(0, a);
-      triad.set_arg(1, b);
-      triad.set_arg(2, c);
-      triad.set_arg_f32(3, triad_scale);
-      const std::array<std::size_t, 1> global{elements / 4};
-      kernels.copy = [copy, global, b]() mutable { return call_result{{copy.launch(global)}, {b}}; };
-      kernels.triad = [triad, global, a]() mutable { return call_result{{triad.launch(global)}, {a}}; };
-      break;
-    }
-#endif
-#if KBENCH_HAS_CUDA
-    case backend_kind::cuda: {
-      auto cu = std::dynamic_pointer_cast<cuda::cuda_device>(device);
-      auto module = cu->build_module(cuda_stream_source);
-      const auto n4 = static_cast<std::int64_t>(elements / 4);
-      auto copy = module.function("copy");
-      copy.set_arg(0, a);
-      copy.set_arg(1, b);
-      copy.set_arg_i64(2, n4);
-      auto triad = module.function("triad");
-      triad.set_arg(0, a);
-      triad.set_arg(1, b);
-      triad.set_arg(2, c);
-      triad.set_arg_f32(3, triad_scale);
-      triad.set_arg_i64(4, n4);
-      const std::array<unsigned, 3> grid{static_cast<unsigned>((n4 + 255) / 256), 1, 1}, block{256, 1, 1};
-      kernels.copy = [copy, grid, block, b]() mutable {
-        return call_result{{copy.launch(grid, block)}, {b}};
-      };
-      kernels.triad = [triad, grid, block, a]() mutable {
-        return call_result{{triad.launch(grid, block)}, {a}};
-      };
-      break;
-    }
-#endif
-    default:
-      KBENCH_THROW("kbench calibrate measures cpu, opencl or cuda devices, not {}",
-                   to_string(device->info().backend));
-  }
+  const auto [a, b, c] = make_stream_arrays(device, elements);
+  const stream_kernels kernels = make_stream_kernels(device, a, b, c, elements);
 
   // A peak, as STREAM reports the best of its NTIMES repetitions: on a shared host (a VM, a busy node) the
   // bandwidth left to one process drifts with what its neighbours do, over seconds, and one measurement

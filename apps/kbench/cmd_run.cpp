@@ -12,6 +12,7 @@
 #include <kbench/runner/shard.hpp>
 #include <kbench/runner/suite.hpp>
 #include <kbench/runner/tune_shape.hpp>
+#include <kbench/triad_probe.hpp>
 
 #include "commands.hpp"
 #include "text_table.hpp"
@@ -115,6 +116,10 @@ nlohmann::json records_of(const runner::shape_result& r, const std::string& effo
     if (auto bw = r.bandwidth_gbps()) {
       nlohmann::json extra = with({{"bytes_moved", r.bytes_moved}});
       if (peak) extra["peak_triad_gbps"] = peak->triad_gbps;
+      if (auto triad = r.triad ? r.triad->gbps() : std::nullopt) {
+        extra["triad_same_turns_gbps"] = *triad;
+        extra["triad_same_turns_stores"] = r.triad->stores;
+      }
       records.push_back(report::make_record(context, "bandwidth_gbps", {*bw}, extra));
     }
   };
@@ -177,9 +182,14 @@ int run(const run_command& command) {
     throw usage_error(
         fmt::format("--timeout-per-kernel must be positive, got {}", command.timeout_per_kernel_s));
   }
+  if (!(command.triad_min_mib >= 0)) {
+    throw usage_error(
+        fmt::format("--triad-min-mib must be a non-negative number, got {}", command.triad_min_mib));
+  }
   options.seed = command.seed;
   options.target_ms = command.target_ms;
   options.timeout_per_shape_s = command.timeout_per_kernel_s;
+  options.triad_min_bytes = command.triad_min_mib * 1024.0 * 1024.0;
   if (command.list) {
     // The plan only, one "kernel shape" line per item: what this shard would run (CI splits, dry runs).
     for (const auto& item : plan) {
@@ -214,6 +224,8 @@ int run(const run_command& command) {
       }
     }
   }
+  // Large shapes time a triad beside them, with the stores of the calibration's peak (triad_probe.hpp).
+  if (peak) options.triad_stores = peak->triad_stores;
 
   const bool tty = ::isatty(STDERR_FILENO) != 0;
   // Configs: from the tuning cache, by tuning (effort quick/full) or the defaults; chosen in this process,
@@ -295,22 +307,26 @@ int run(const run_command& command) {
   sigaction(SIGINT, &previous, nullptr);
 
   // Summary.
-  text_table table(
-      {"Kernel", "Shape", "Status", "kbench (ms)", "torch (ms)", "Speedup", "Interval", "% peak BW"});
+  text_table table({"Kernel", "Shape", "Status", "kbench (ms)", "torch (ms)", "Speedup", "Interval",
+                    "% peak BW", "% triad"});
   std::size_t passed = 0;
   std::map<std::string_view, std::size_t> verdicts;  // faster / same / slower -> ok shapes
   double log_speedup_sum = 0;
   std::size_t speedups = 0;
   std::vector<std::string> reasons;
   std::map<std::string, std::string> baseline_forms;
+  std::size_t triad_shapes = 0;  // shapes with a triad timed beside them
   for (const auto& r : results) {
     const auto s = r.speedup_interval();
     const auto bw = r.bandwidth_gbps();
     std::string bw_cell = "-";
     if (bw && peak && peak->triad_gbps > 0) bw_cell = fmt::format("{:.0f}%", 100.0 * *bw / peak->triad_gbps);
+    const auto same_turns = r.triad_fraction();
+    if (same_turns) ++triad_shapes;
     table.add_row({r.kernel, r.shape, std::string(to_string(r.status)), ms_cell(r.kbench), ms_cell(r.torch),
                    s ? fmt::format("{:.2f}x", s->ratio) : "-",
-                   s ? fmt::format("{:.2f}-{:.2f} {}", s->low, s->high, s->verdict()) : "-", bw_cell});
+                   s ? fmt::format("{:.2f}-{:.2f} {}", s->low, s->high, s->verdict()) : "-", bw_cell,
+                   same_turns ? fmt::format("{:.0f}%", 100.0 * *same_turns) : "-"});
     if (r.status == runner::shape_status::ok) {
       ++passed;
       if (s && s->ratio > 0) {
@@ -361,6 +377,14 @@ int run(const run_command& command) {
         "{} stores ({}calibrated {:%Y-%m-%d %H:%M} UTC;\n`kbench calibrate` measures it again)\n",
         peak->backend, peak->triad_gbps, peak->triad_stores, spread,
         fmt::gmtime(static_cast<std::time_t>(peak->timestamp)));
+  }
+  if (triad_shapes > 0) {
+    fmt::print(
+        "% triad: shapes moving >= {:g} MiB per call only: kbench's bandwidth against a triad of the same\n"
+        "stores timed in the same interleaved turns (the memory's bandwidth at those moments, not its "
+        "best)\n",
+        (options.triad_min_bytes > 0 ? options.triad_min_bytes : triad_probe_min_bytes()) /
+            (1024.0 * 1024.0));
   }
   if (!baseline_forms.empty()) {
     fmt::print("torch baselines:\n");

@@ -6,6 +6,7 @@
 #include <kbench/runner/config_trial.hpp>
 #include <kbench/runner/run_shape.hpp>
 #include <kbench/runner/trial_server.hpp>
+#include <kbench/stream_kernels.hpp>
 
 #include "commands.hpp"
 #include "tolerance_option.hpp"
@@ -91,6 +92,14 @@ int worker(const worker_command& command) {
   }
   if (command.configs.size() > 1) throw usage_error("a shape takes at most one --config");
   if (!command.configs.empty()) options.config = parse_config_text(command.configs.front());
+  if (!command.triad_stores.empty()) {
+    if (command.triad_stores != stores_normal && command.triad_stores != stores_non_temporal) {
+      throw usage_error(fmt::format("unknown --triad-stores '{}' (valid: {}, {})", command.triad_stores,
+                                    stores_normal, stores_non_temporal));
+    }
+    options.triad_stores = command.triad_stores;
+  }
+  options.triad_min_bytes = command.triad_min_bytes;
   maybe_inject_fault(command);
   const runner::shape_result result =
       runner::run_shape(kernel, static_cast<std::size_t>(command.shape_index), options);

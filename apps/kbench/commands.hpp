@@ -43,9 +43,10 @@ struct run_command {
   std::string db;                     // history database URL to store the records in (empty: none)
   std::string commit;                 // commit recorded with them in the history (default: $GITHUB_SHA)
   double timeout_per_kernel_s = 600;  // [s] per kernel x shape
-  double target_ms = 100;             // [ms]
-  std::string shard = "1/1";          // run only shard i of N of the plan (runner/shard.hpp)
-  bool list = false;                  // print the planned kernel x shape items and exit
+  double triad_min_mib = 0;   // [MiB per call] shapes moving this much time a triad beside them; 0: rule
+  double target_ms = 100;     // [ms]
+  std::string shard = "1/1";  // run only shard i of N of the plan (runner/shard.hpp)
+  bool list = false;          // print the planned kernel x shape items and exit
 };
 int run(const run_command& command);
 
@@ -65,6 +66,8 @@ struct worker_command {
   double give_up_above = 2;          // [ratio] time trial: first calls only, when all are this far behind
   double time_limit_s = 0;           // [s] how long the caller waits; 0: no limit (trial_request)
   bool serve = false;  // serve tuning trials read from standard input, one JSON line each (config_trial.hpp)
+  std::string triad_stores;    // a shape: time a triad beside it when large (run_shape.hpp); empty: none
+  double triad_min_bytes = 0;  // [bytes per call] "large" for the triad; 0: triad_probe_min_bytes()
 };
 int worker(const worker_command& command);
 

@@ -80,6 +80,10 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   run->add_option("--target-ms", r.target_ms, "Time budget each repeat count fills [ms]")
       ->capture_default_str();
+  run->add_option(
+      "--triad-min-mib", r.triad_min_mib,
+      "Shapes moving at least this many MiB per call also time a STREAM triad in their turns, for "
+      "the % triad column (default: twice the last-level cache, at least 64)");
   run->add_option("--shard", r.shard,
                   "Run only shard i of N (1-based, e.g. 2/4): every N-th kernel x shape of the plan")
       ->capture_default_str();
@@ -106,6 +110,9 @@ int main(int argc, char** argv) {
   worker->add_option("--time-limit", w.time_limit_s,
                      "Seconds the caller waits; long calls are timed fewer times to fit");
   worker->add_flag("--serve", w.serve);
+  worker->add_option("--triad-stores", w.triad_stores,
+                     "A large shape also times a STREAM triad with these stores (normal, non-temporal)");
+  worker->add_option("--triad-min-bytes", w.triad_min_bytes, "Bytes per call from which a shape is large");
 
   kbench::cli::calibrate_command c;
   auto* calibrate =

@@ -4,6 +4,7 @@
 // `kbench run` can report each memory-bound kernel's % of peak.
 
 #include <kbench/device.hpp>
+#include <kbench/stream_kernels.hpp>  // stores_normal, stores_non_temporal
 
 #include <cstdint>
 #include <filesystem>
@@ -11,9 +12,6 @@
 #include <string>
 
 namespace kbench {
-
-inline constexpr const char* stores_normal = "normal";
-inline constexpr const char* stores_non_temporal = "non-temporal";
 
 struct calibration {
   std::string backend;
@@ -40,7 +38,7 @@ struct calibration {
 /// copy and triad alternate over 5 rounds of 100 ms of calls each; the best round is the peak. On the cpu
 /// backend each round times both with normal and with non-temporal stores and keeps the faster.
 [[nodiscard]] calibration calibrate_device(const device_ptr& device,
-                                           std::size_t elements = std::size_t{1} << 25);
+                                           std::size_t elements = stream_default_elements);
 
 /// The cached calibration of this backend and device, if any (a corrupt cache file is reported and ignored).
 [[nodiscard]] std::optional<calibration> cached_calibration(const device_info& device);

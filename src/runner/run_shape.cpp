@@ -4,6 +4,7 @@
 #include <kbench/bound_kernel.hpp>
 #include <kbench/error.hpp>
 #include <kbench/runner/run_shape.hpp>
+#include <kbench/triad_probe.hpp>
 
 #include <fmt/format.h>
 
@@ -178,9 +179,35 @@ shape_result run_shape(const kernel_definition& kernel, std::size_t shape_index,
         const double fill = std::min(turn_ms / slowest_ms, static_cast<double>(repeat / 4));
         per_turn = std::max(calls_per_turn, static_cast<int>(fill));
       }
+      // A large shape's turns also time a triad on the kbench device: the bandwidth of the same moments
+      // (triad_probe.hpp). It does not change the repeat count or the turns of the implementations; it
+      // only adds its own turn after theirs.
+      std::optional<triad_probe> probe;
+      const double min_bytes =
+          options.triad_min_bytes > 0 ? options.triad_min_bytes : triad_probe_min_bytes();
+      if (options.triad_stores && result.bytes_moved >= min_bytes && !impls.empty() && impls.front().bound &&
+          impls.front().result.impl == "kbench") {
+        try {
+          probe =
+              make_triad_probe(impls.front().bound->device(), *options.triad_stores, options.triad_elements);
+          targets.push_back(probe->target);
+        } catch (const std::exception& e) {  // e.g. no memory left for its arrays: the shape goes on without
+          impls.front().result.warnings.push_back(fmt::format("no triad beside this shape: {}", e.what()));
+        }
+      }
       const auto samples = interleaved_bench(targets, repeat, /*warmup=*/slow_repeat > 0 ? 0 : 2,
                                              /*calls_per_turn=*/slow_repeat > 0 ? 1 : per_turn);
-      for (std::size_t i = 0; i < samples.size(); ++i) {
+      if (probe) {
+        const bench_result& triad = samples.back();
+        if (triad.sync_violations == 0) {
+          result.triad = triad_turns{triad.samples_ms, probe->bytes_per_call, probe->stores};
+        } else {  // not a bandwidth; the implementations' own checks below say whether theirs are
+          impls.front().result.warnings.push_back(
+              fmt::format("triad beside this shape dropped: {} waits returned before it finished",
+                          triad.sync_violations));
+        }
+      }
+      for (std::size_t i = 0; i < timed.size(); ++i) {
         timed[i]->latency_ms = samples[i].samples_ms;
         if (samples[i].sync_violations > 0 && !failed) {
           failed = failure{shape_status::invalid_timing,

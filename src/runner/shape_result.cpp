@@ -66,6 +66,19 @@ std::optional<double> shape_result::bandwidth_gbps() const {
   return k > 0 ? std::optional<double>(bytes_moved / (k * 1e-3) / 1e9) : std::nullopt;
 }
 
+std::optional<double> triad_turns::gbps() const {
+  if (latency_ms.empty() || bytes_per_call <= 0) return std::nullopt;
+  const double t = summarize(latency_ms).median;
+  return t > 0 ? std::optional<double>(bytes_per_call / (t * 1e-3) / 1e9) : std::nullopt;
+}
+
+std::optional<double> shape_result::triad_fraction() const {
+  const auto kernel_gbps = bandwidth_gbps();
+  const auto triad_gbps = triad ? triad->gbps() : std::nullopt;
+  if (!kernel_gbps || !triad_gbps) return std::nullopt;
+  return *kernel_gbps / *triad_gbps;
+}
+
 namespace {
 nlohmann::json device_to_json(const device_info& d) {
   return {{"backend", std::string(kbench::to_string(d.backend))},
@@ -129,6 +142,16 @@ void from_json(const nlohmann::json& j, impl_result& r) {
   r.warnings = j.at("warnings").get<std::vector<std::string>>();
 }
 
+void to_json(nlohmann::json& j, const triad_turns& t) {
+  j = {{"latency_ms", t.latency_ms}, {"bytes_per_call", t.bytes_per_call}, {"stores", t.stores}};
+}
+
+void from_json(const nlohmann::json& j, triad_turns& t) {
+  t.latency_ms = j.at("latency_ms").get<std::vector<double>>();
+  t.bytes_per_call = j.at("bytes_per_call");
+  t.stores = j.at("stores");
+}
+
 void to_json(nlohmann::json& j, const shape_result& r) {
   j = {{"kernel", r.kernel},           {"shape", r.shape},
        {"shape_index", r.shape_index}, {"status", std::string(to_string(r.status))},
@@ -137,6 +160,7 @@ void to_json(nlohmann::json& j, const shape_result& r) {
        {"tuning_s", r.tuning_s},       {"tuning_evaluations", r.tuning_evaluations}};
   if (r.kbench) j["kbench"] = *r.kbench;
   if (r.torch) j["torch"] = *r.torch;
+  if (r.triad) j["triad"] = *r.triad;
 }
 
 void from_json(const nlohmann::json& j, shape_result& r) {
@@ -152,6 +176,7 @@ void from_json(const nlohmann::json& j, shape_result& r) {
   r.tuning_evaluations = j.value("tuning_evaluations", std::size_t{0});
   if (j.contains("kbench")) r.kbench = j.at("kbench").get<impl_result>();
   if (j.contains("torch")) r.torch = j.at("torch").get<impl_result>();
+  if (j.contains("triad")) r.triad = j.at("triad").get<triad_turns>();
 }
 
 }  // namespace kbench::runner

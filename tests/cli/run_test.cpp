@@ -55,6 +55,32 @@ TEST(CliRun, RunsTheSelectedShapesAndPrintsTotalsPerShape) {
                            R"((the best of 5 rounds, the worst [0-9.]+ GB/s; )?)"
                            R"(calibrated 20[0-9]{2}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2} UTC)")))
       << r.output;
+  // Shapes of a few KiB time no triad beside them.
+  EXPECT_TRUE(std::regex_search(r.output, std::regex(R"(exp +\| \[1024\] .*\| -\n)"))) << r.output;
+  EXPECT_EQ(r.output.find("% triad: "), std::string::npos) << r.output;
+}
+
+TEST(CliRun, ALargeShapeIsComparedWithATriadTimedInItsTurns) {
+  const auto dir = scratch_dir("run-triad");
+  const auto json = dir / "r.json";
+  // exp [16777216] moves 128 MiB per call; the size rule is given, so that a machine whose last-level cache
+  // is larger than 32 MiB runs the same test.
+  const auto r = run("--kernel exp --backend cpu --shape-index 6 --target-ms 5 --triad-min-mib 64 --output " +
+                     json.string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_TRUE(std::regex_search(r.output, std::regex(R"(exp +\| \[16777216\] .*\| [0-9]+% +\| [0-9]+%\n)")))
+      << r.output;
+  EXPECT_NE(r.output.find("% triad: shapes moving >= 64 MiB per call only"), std::string::npos) << r.output;
+  int bandwidth_records = 0;
+  for (const auto& rec : read_json(json)) {
+    if (rec.at("metric").at("name") != "bandwidth_gbps") continue;
+    ++bandwidth_records;
+    const auto& extra = rec.at("metric").at("extra_info");
+    EXPECT_GT(extra.at("triad_same_turns_gbps").get<double>(), 0) << extra;
+    const std::string stores = extra.at("triad_same_turns_stores");
+    EXPECT_TRUE(stores == "normal" || stores == "non-temporal") << stores;
+  }
+  EXPECT_EQ(bandwidth_records, 1);
 }
 
 TEST(CliRun, ShapeIndexSelectsOneShapePerKernelAndOpIsAnAlias) {
@@ -111,6 +137,7 @@ TEST(CliRun, BadInputExitsWithTwoAndNamesTheValidChoices) {
       {"--rtol -1", "--rtol must be a non-negative number, got '-1'"},
       {"--effort extreme", "unknown effort 'extreme' (valid: none"},
       {"--num-shapes 0", "--num-shapes must be at least 1, got 0"},
+      {"--triad-min-mib -1", "--triad-min-mib must be a non-negative number, got -1"},
   };
   for (const auto& c : cases) {
     const auto r = run(c.args);

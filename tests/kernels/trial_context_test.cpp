@@ -1,11 +1,12 @@
 // What a served tuning worker keeps between trials (runner/config_trial.hpp): the inputs on the device, which
 // every new binding gets rewritten, and the bindings of the candidate and the incumbent, which the next time
 // trial reuses instead of binding and checking them again. The kernel here is a test double, y = -x on the
-// cpu backend, whose config CLOBBER=1 also overwrites its own input x after each call: the fault of a config
-// that writes into its inputs, which fails its own check (its checked call is its second) and must not fail
-// the next config's.
+// cpu backend (support/negate_kernel.hpp), whose config CLOBBER=1 also overwrites its own input x after each
+// call: the fault of a config that writes into its inputs, which fails its own check (its checked call is its
+// second) and must not fail the next config's.
 
-#include <kbench/backends/cpu.hpp>
+#include "support/negate_kernel.hpp"
+
 #include <kbench/runner/config_trial.hpp>
 
 #include <gtest/gtest.h>
@@ -19,45 +20,6 @@ using runner::trial_context;
 using runner::trial_phase;
 using runner::trial_request;
 using tune::eval_status;
-
-kernel_definition negate_kernel() {
-  kernel_definition k;
-  k.name = "negate";
-  k.shapes = {shape{4096}};
-  k.make_inputs = [](const shape& s, std::uint64_t) {
-    host_tensor x(s);
-    for (std::size_t i = 0; i < x.size(); ++i) x.values[i] = static_cast<float>(i % 97) - 48.0f;
-    return std::vector<host_tensor>{x};
-  };
-  k.reference = [](const std::vector<host_tensor>& inputs) {
-    host_tensor y(inputs[0].shape);
-    for (std::size_t i = 0; i < y.size(); ++i) y.values[i] = -inputs[0].values[i];
-    return std::vector<host_tensor>{y};
-  };
-  implementation cpu_impl;
-  cpu_impl.backend = backend_kind::cpu;
-  cpu_impl.default_config = {{"CLOBBER", 0}};
-  cpu_impl.bind = [](const kernel_args& args) -> launcher {
-    auto device = std::dynamic_pointer_cast<cpu::cpu_device>(args.device);
-    const auto n = static_cast<std::size_t>(element_count(args.shape));
-    const bool clobber = args.config.at("CLOBBER") != 0;
-    buffer_ptr input = args.inputs.at(0);
-    buffer_ptr output = device->allocate(n * sizeof(float));
-    return [device, input, output, n, clobber] {
-      float* x = cpu::float_data(input);
-      float* y = cpu::float_data(output);
-      event_ptr done = device->launch([=](const cpu::parallel_context&) {
-        for (std::size_t i = 0; i < n; ++i) y[i] = -x[i];
-        if (clobber) {
-          for (std::size_t i = 0; i < n; ++i) x[i] = 12345.0f;
-        }
-      });
-      return call_result{{done}, {output}};
-    };
-  };
-  k.implementations.push_back(cpu_impl);
-  return k;
-}
 
 trial_request time_request(std::vector<config> configs, double incumbent_ms = 0) {
   trial_request request;

@@ -64,6 +64,16 @@ struct speedup_estimate {
   [[nodiscard]] std::string_view verdict() const;
 };
 
+/// The STREAM triad timed in the same interleaved turns as the implementations of a large shape
+/// (triad_probe.hpp): the memory bandwidth of those moments.
+struct triad_turns {
+  std::vector<double> latency_ms;  // synchronized wall latency, per call
+  double bytes_per_call = 0;       // [bytes]
+  std::string stores;              // stores_normal or stores_non_temporal
+  /// bytes_per_call / median latency [GB/s]; nullopt without samples.
+  [[nodiscard]] std::optional<double> gbps() const;
+};
+
 struct shape_result {
   std::string kernel;
   std::string shape;  // "[1024,256]"
@@ -76,6 +86,7 @@ struct shape_result {
   double tuning_s = 0;                    // [s] spent choosing the config (searching), 0 on a cache hit
   std::size_t tuning_evaluations = 0;     // configs evaluated for it now
   std::optional<impl_result> kbench, torch;
+  std::optional<triad_turns> triad;  // large shapes only (runner::shape_options::triad_stores)
 
   /// torch median latency / kbench median latency; nullopt unless both were timed.
   [[nodiscard]] std::optional<double> speedup() const;
@@ -83,10 +94,15 @@ struct shape_result {
   [[nodiscard]] std::optional<speedup_estimate> speedup_interval() const;
   /// bytes_moved / kbench median latency [GB/s]; nullopt without either.
   [[nodiscard]] std::optional<double> bandwidth_gbps() const;
+  /// bandwidth_gbps() / triad->gbps(): the share of the memory bandwidth of the same moments that kbench
+  /// reached; nullopt without either.
+  [[nodiscard]] std::optional<double> triad_fraction() const;
 };
 
 void to_json(nlohmann::json& j, const impl_result& r);
 void from_json(const nlohmann::json& j, impl_result& r);
+void to_json(nlohmann::json& j, const triad_turns& t);
+void from_json(const nlohmann::json& j, triad_turns& t);
 void to_json(nlohmann::json& j, const shape_result& r);
 void from_json(const nlohmann::json& j, shape_result& r);
 

@@ -46,6 +46,8 @@ struct suite_options {
   bool run_kbench = true, run_torch = true;
   double target_ms = 100;            // [ms] budget each repeat count fills
   double timeout_per_shape_s = 600;  // [s] a worker running longer is killed and the shape marked timeout
+  std::optional<std::string> triad_stores;  // set: large shapes time a triad beside them (run_shape.hpp)
+  double triad_min_bytes = 0;               // [bytes per call] "large"; 0: triad_probe_min_bytes()
   /// Called before each item starts (index, count, item) and after it ends (with its result).
   std::function<void(std::size_t, std::size_t, const suite_item&)> on_start;
   std::function<void(std::size_t, std::size_t, const shape_result&)> on_done;
