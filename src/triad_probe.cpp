@@ -7,7 +7,7 @@
 namespace kbench {
 
 triad_probe make_triad_probe(const device_ptr& device, const std::string& stores, std::size_t elements) {
-  if (stores != stores_normal && stores != stores_non_temporal) {
+  if (!is_store_kind(stores)) {
     KBENCH_THROW("unknown store kind '{}' (valid: {}, {})", stores, stores_normal, stores_non_temporal);
   }
   if (elements == 0 || elements % 4 != 0) {
@@ -25,7 +25,8 @@ triad_probe make_triad_probe(const device_ptr& device, const std::string& stores
   return probe;
 }
 
-double triad_probe_min_bytes() {
+double triad_probe_min_bytes(double requested) {
+  if (requested > 0) return requested;
   constexpr double floor_bytes = 64.0 * 1024 * 1024;
   return std::max(floor_bytes, 2.0 * static_cast<double>(last_level_cache_bytes()));
 }

@@ -383,8 +383,7 @@ int run(const run_command& command) {
         "% triad: shapes moving >= {:g} MiB per call only: kbench's bandwidth against a triad of the same\n"
         "stores timed in the same interleaved turns (the memory's bandwidth at those moments, not its "
         "best)\n",
-        (options.triad_min_bytes > 0 ? options.triad_min_bytes : triad_probe_min_bytes()) /
-            (1024.0 * 1024.0));
+        triad_probe_min_bytes(options.triad_min_bytes) / (1024.0 * 1024.0));
   }
   if (!baseline_forms.empty()) {
     fmt::print("torch baselines:\n");

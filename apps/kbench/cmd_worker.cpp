@@ -93,7 +93,7 @@ int worker(const worker_command& command) {
   if (command.configs.size() > 1) throw usage_error("a shape takes at most one --config");
   if (!command.configs.empty()) options.config = parse_config_text(command.configs.front());
   if (!command.triad_stores.empty()) {
-    if (command.triad_stores != stores_normal && command.triad_stores != stores_non_temporal) {
+    if (!is_store_kind(command.triad_stores)) {
       throw usage_error(fmt::format("unknown --triad-stores '{}' (valid: {}, {})", command.triad_stores,
                                     stores_normal, stores_non_temporal));
     }

@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <string_view>
 
 namespace kbench {
 
@@ -16,6 +17,11 @@ namespace kbench {
 /// read-for-ownership), or non-temporal ones (written to memory without that read).
 inline constexpr const char* stores_normal = "normal";
 inline constexpr const char* stores_non_temporal = "non-temporal";
+
+/// Whether `text` names one of the store kinds above.
+[[nodiscard]] inline bool is_store_kind(std::string_view text) {
+  return text == stores_normal || text == stores_non_temporal;
+}
 
 /// The triad's s in a = b + s * c.
 inline constexpr float stream_triad_scale = 3.0f;

@@ -27,9 +27,10 @@ struct triad_probe {
 [[nodiscard]] triad_probe make_triad_probe(const device_ptr& device, const std::string& stores,
                                            std::size_t elements = stream_default_elements);
 
-/// [bytes per call] the least a shape moves for `kbench run` to time the triad beside it: twice the host's
-/// last-level cache, at least 64 MiB, so that the shape streams from memory as the triad does (and the
-/// triad's turns, which evict the caches, take nothing from a shape that would have reused them).
-[[nodiscard]] double triad_probe_min_bytes();
+/// [bytes per call] the least a shape moves for `kbench run` to time the triad beside it: `requested` when
+/// positive (--triad-min-mib), else twice the host's last-level cache, at least 64 MiB, so that the shape
+/// streams from memory as the triad does (and the triad's turns, which evict the caches, take nothing from a
+/// shape that would have reused them).
+[[nodiscard]] double triad_probe_min_bytes(double requested = 0);
 
 }  // namespace kbench

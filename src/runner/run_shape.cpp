@@ -183,10 +183,8 @@ shape_result run_shape(const kernel_definition& kernel, std::size_t shape_index,
       // (triad_probe.hpp). It does not change the repeat count or the turns of the implementations; it
       // only adds its own turn after theirs.
       std::optional<triad_probe> probe;
-      const double min_bytes =
-          options.triad_min_bytes > 0 ? options.triad_min_bytes : triad_probe_min_bytes();
-      if (options.triad_stores && result.bytes_moved >= min_bytes && !impls.empty() && impls.front().bound &&
-          impls.front().result.impl == "kbench") {
+      if (options.triad_stores && result.bytes_moved >= triad_probe_min_bytes(options.triad_min_bytes) &&
+          !impls.empty() && impls.front().bound && impls.front().result.impl == "kbench") {
         try {
           probe =
               make_triad_probe(impls.front().bound->device(), *options.triad_stores, options.triad_elements);
