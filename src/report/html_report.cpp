@@ -65,6 +65,7 @@ svg .bar { fill: #2563eb; }
 svg .bar.slower { fill: #f97316; }
 svg .bar.bandwidth { fill: #0d9488; }
 svg .bar.uncalibrated { fill: #94a3b8; }
+svg .bar.triad { fill: #7c3aed; }
 svg .reference { stroke: #111827; stroke-dasharray: 4 3; }
 svg .reference-label { fill: #111827; font-size: 11px; }
 svg .line { fill: none; stroke-width: 2; }
@@ -512,7 +513,39 @@ class page_builder {
           svg::escape(device));
     }
     if (!absolute.bars.empty()) out += svg::render(absolute);
-    return out + "</figure>\n";
+    return out + same_turns_chart(k) + "</figure>\n";
+  }
+
+  /// The triad_fraction of the newest run per shape (kbench run: shapes larger than the caches only), as
+  /// "% of the triad timed in the same turns"; empty when no shape has one.
+  std::string same_turns_chart(const kernel_view& k) const {
+    svg::bar_chart chart;
+    chart.reference = 100;
+    chart.reference_label = "triad";
+    chart.axis_max = 100;
+    chart.tick_suffix = "%";
+    chart.width = 560;
+    chart.aria_label = fmt::format("{}: percent of a triad timed in the same turns per shape", k.name);
+    for (const auto& shape : k.shapes) {
+      for (std::size_t v = 0; v < k.variants.size(); ++v) {
+        const auto* s = k.find(v, shape, "triad_fraction");
+        if (s == nullptr) continue;
+        const auto& p = s->points.back();
+        svg::bar b;
+        b.label = shape;
+        b.value = 100 * p.median;
+        b.value_text = fmt::format("{:.0f}%", b.value);
+        b.css_class = "triad";
+        b.tooltip =
+            fmt::format("{} {}: {:.0f}% of the bandwidth of a STREAM triad timed in the same turns ({})",
+                        shape, k.label(v), b.value, run_text(p.run));
+        chart.bars.push_back(std::move(b));
+      }
+    }
+    if (chart.bars.empty()) return {};
+    return "<p class=\"note triad\"><b>% triad</b>: the same bandwidth against a STREAM triad timed in the "
+           "same interleaved turns (shapes that move more than the caches hold)</p>" +
+           svg::render(chart);
   }
 
   std::string latency_panels(const kernel_view& k) {

@@ -72,15 +72,29 @@ TEST(CliRun, ALargeShapeIsComparedWithATriadTimedInItsTurns) {
       << r.output;
   EXPECT_NE(r.output.find("% triad: shapes moving >= 64 MiB per call only"), std::string::npos) << r.output;
   int bandwidth_records = 0;
+  double kbench_gbps = 0;
   for (const auto& rec : read_json(json)) {
     if (rec.at("metric").at("name") != "bandwidth_gbps") continue;
     ++bandwidth_records;
+    kbench_gbps = rec.at("metric").at("benchmark_values").at(0);
     const auto& extra = rec.at("metric").at("extra_info");
     EXPECT_GT(extra.at("triad_same_turns_gbps").get<double>(), 0) << extra;
     const std::string stores = extra.at("triad_same_turns_stores");
     EXPECT_TRUE(stores == "normal" || stores == "non-temporal") << stores;
   }
   EXPECT_EQ(bandwidth_records, 1);
+  // The share of that triad, as its own metric: kbench's GB/s over the triad's.
+  int share_records = 0;
+  for (const auto& rec : read_json(json)) {
+    const auto& metric = rec.at("metric");
+    if (metric.at("name") != "triad_fraction") continue;
+    ++share_records;
+    const double share = metric.at("benchmark_values").at(0);
+    const double triad_gbps = metric.at("extra_info").at("triad_same_turns_gbps");
+    EXPECT_GT(triad_gbps, 0) << metric;
+    EXPECT_NEAR(share, kbench_gbps / triad_gbps, 1e-9 * share) << metric;
+  }
+  EXPECT_EQ(share_records, 1);
 }
 
 TEST(CliRun, ShapeIndexSelectsOneShapePerKernelAndOpIsAnAlias) {

@@ -33,9 +33,10 @@ std::string section_of(const std::string& html, const std::string& kernel) {
   return html.substr(start, html.find("</section>", start) - start);
 }
 
-/// One bandwidth_gbps record of exp's kbench-cpu at `shape` (what `kbench run` writes when a kernel
-/// declares its bytes moved).
-nlohmann::json bandwidth_record(std::int64_t timestamp, const std::string& shape, double gbps) {
+/// One record of `metric` of exp's kbench-cpu at `shape`: bandwidth_gbps (what `kbench run` writes when a
+/// kernel declares its bytes moved) or triad_fraction (for a shape larger than the caches).
+nlohmann::json kbench_record(std::int64_t timestamp, const std::string& shape, const std::string& metric,
+                             double value) {
   device_info cpu;
   cpu.backend = backend_kind::cpu;
   cpu.name = "Test CPU";
@@ -44,7 +45,11 @@ nlohmann::json bandwidth_record(std::int64_t timestamp, const std::string& shape
   context.shape = shape;
   context.device = cpu;
   context.timestamp = timestamp;
-  return report::make_record(context, "bandwidth_gbps", {gbps});
+  return report::make_record(context, metric, {value});
+}
+
+nlohmann::json bandwidth_record(std::int64_t timestamp, const std::string& shape, double gbps) {
+  return kbench_record(timestamp, shape, "bandwidth_gbps", gbps);
 }
 
 /// `runs` nightly runs of sample_run (exp at [1024] and [4096], kbench-cpu and torch); from run `step_at`
@@ -227,6 +232,7 @@ TEST(HtmlReport, EachKernelHasSpeedupBarsLatencyLinesPerShapeAndTheThreeMeasureT
   EXPECT_EQ(count(exp, "<rect class=\"bar bandwidth\""), 2u);
   EXPECT_TRUE(contains(exp, "40% (8 GB/s)")) << exp;
   EXPECT_FALSE(contains(exp, "no calibration"));
+  EXPECT_FALSE(contains(exp, "bar triad"));  // no shape had a triad timed beside it
   // The table: one row per shape x implementation with the three measures.
   EXPECT_EQ(count(exp, "<tr><td class=\"mono\">"), 4u);
   EXPECT_TRUE(contains(exp, "<th>Wall latency (ms)</th><th>Throughput (ms)</th><th>Device time (ms)</th>"));
@@ -246,6 +252,23 @@ TEST(HtmlReport, ALatencyStepIsRingedSuspiciousThenRegressionAndSummarized) {
   EXPECT_TRUE(contains(exp, "<td class=\"regression\">regression +")) << exp;
   // The speedup fell to 2 / 1.3.
   EXPECT_TRUE(contains(exp, ">1.54x</text>")) << exp;
+}
+
+TEST(HtmlReport, AShapeWithATriadBesideItShowsItsNewestShareOfThatTriad) {
+  std::vector<history::run_records> all;
+  for (int i = 0; i < 2; ++i) {
+    const std::int64_t t = 1764500000 + 86400 * i;
+    nlohmann::json records = sample_run(t, 1.0, static_cast<std::uint64_t>(100 * i));
+    records.push_back(bandwidth_record(t, "[4096]", 12.0));
+    records.push_back(kbench_record(t, "[4096]", "triad_fraction", i == 0 ? 0.37 : 0.86));
+    for (auto& r : history::runs_from_records(records, "c" + std::to_string(i))) all.push_back(std::move(r));
+  }
+  const auto page = report::render_html_report({"test", report::series_of_runs(all)}, with_peak());
+  const std::string exp = section_of(page.html, "exp");
+  EXPECT_EQ(count(exp, "<rect class=\"bar triad\""), 1u) << exp;
+  EXPECT_TRUE(contains(exp, ">86%</text>")) << exp;  // the newest run's, not the first's 37%
+  EXPECT_FALSE(contains(exp, ">37%</text>")) << exp;
+  EXPECT_TRUE(contains(exp, "of a triad timed in the same turns"));
 }
 
 TEST(HtmlReport, WithoutCalibrationItSaysSoAndShowsTheAchievedBandwidth) {
