@@ -2,7 +2,8 @@
 // (simd::for_tasks). Per row, the two-pass statistics (sum -> mean, then sum of squared deviations -> var),
 // each a sum in UNROLL vectors of W float lanes (W by the ISA parameter: 4 SSE2, 8 AVX2, 16 AVX-512; the
 // independent lanes hide the add latency and shorten the rounding chains), then a last pass writes
-// y = (x - mean) * rstd * w + b. The row (<= 16 KiB here) stays in L1/L2 between the passes. STREAM = 1
+// y = (x - mean) * rstd * w + b. The row (<= 16 KiB here) stays in L1/L2 between the passes; the first,
+// which reads it from memory, asks for x 2 KiB ahead of its loads (simd::prefetch_ahead). STREAM = 1
 // writes y with non-temporal stores (cpu_simd.hpp write_vectors).
 
 #include <kbench/backends/cpu.hpp>
@@ -31,6 +32,7 @@ template <int W, int U, int Power>
   f32v<W> acc[U] = {};
   std::size_t i = 0;
   for (; i + step <= n; i += step) {
+    if constexpr (Power == 1) prefetch_ahead(x + i, step);  // the pass that reads the row from memory
 #pragma GCC unroll 4
     for (int u = 0; u < U; ++u) {
       const f32v<W> d = load<W>(x + i + std::size_t{W} * u) - center;
