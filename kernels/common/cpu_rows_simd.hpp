@@ -256,8 +256,12 @@ inline constexpr std::size_t prefetch_distance = 512;
 /// never faults). The address is formed as an integer: past the end of x, pointer arithmetic would be
 /// undefined. [4096,4096] on the 2-core AVX-512 VM, tuned configs, without/with, 5 alternating rounds of
 /// kbench measure (wall median): softmax_two_pass 5.95-6.53 -> 4.88-5.24 ms (1.15-1.34x per round),
-/// batch_softmax [16,1024,1024] 1.02-1.20x, layer_norm 1.00-1.34x (median 1.05x); rms_norm and welford
-/// 0.92-1.35x over 8 rounds, some faster and some slower, not told apart from the noise: they do without.
+/// batch_softmax [16,1024,1024] 1.02-1.20x, layer_norm 1.00-1.34x (median 1.05x), all with STREAM 1 (pass 1
+/// then reads x and nothing else from memory). With STREAM 0, pass 1 also stores into y, and the gain
+/// shrinks: kbench run softmax_two_pass [4096,4096] default config, % triad 52-63% -> 66-69% (3 rounds), but
+/// batch_softmax 0.81-1.02x (GRAIN 16) and 0.68-1.24x (GRAIN 256), medians 0.98x and 0.96x, not told apart
+/// from the noise. rms_norm and welford 0.92-1.35x over 8 rounds, some faster and some slower: they do
+/// without.
 [[gnu::always_inline]] inline void prefetch_ahead(const float* p, std::size_t floats) {
   const auto ahead = reinterpret_cast<std::uintptr_t>(p) + prefetch_distance * sizeof(float);
   constexpr std::size_t line = 64;  // [bytes]
