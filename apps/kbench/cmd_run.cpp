@@ -122,8 +122,8 @@ nlohmann::json records_of(const runner::shape_result& r, const std::string& effo
       }
       records.push_back(report::make_record(context, "bandwidth_gbps", {*bw}, extra));
     }
-    // Its own metric, so that the history keeps it and the detector and the report judge it: on a machine
-    // whose memory bandwidth moves with its neighbours, this share moves less than the GB/s themselves.
+    // Its own metric, so that the history keeps it (it drops extra_info) and the detector and the report
+    // judge it.
     if (auto share = r.triad_fraction()) {
       records.push_back(report::make_record(context, "triad_fraction", {*share},
                                             with({{"triad_same_turns_gbps", *r.triad->gbps()},

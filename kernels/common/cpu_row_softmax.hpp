@@ -9,7 +9,7 @@
 // of W floats (the ISA parameter: 4 SSE2, 8 AVX2, 16 AVX-512) with a polynomial exp (~1.5 ulp,
 // cpu_rows_simd.hpp): the build has no -ffast-math, so std::exp would not be vectorized and scalar expf would
 // dominate the time. Pass 1 takes UNROLL vectors per step, each with its own sum, and asks for x 2 KiB ahead
-// of its loads (simd::prefetch_ahead: 1.19x on [4096,4096]). With STREAM = 1, pass 1
+// of its loads (simd::prefetch_ahead: 1.19x on [4096,4096] with STREAM 1). With STREAM = 1, pass 1
 // stores e into a per-thread row buffer instead of y, and pass 2 writes y from it with non-temporal stores
 // (cpu_simd.hpp write_vectors): y's lines are then never read into the cache. Not a kernel folder: it has no
 // CMakeLists.txt, and kernels include it by relative path.
