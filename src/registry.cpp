@@ -58,6 +58,11 @@ kernel_builder& kernel_builder::bytes_moved(std::function<double(const shape&)> 
   return *this;
 }
 
+kernel_builder& kernel_builder::flops(std::function<double(const shape&)> fn) {
+  m_def.flops = std::move(fn);
+  return *this;
+}
+
 kernel_builder& kernel_builder::implement(backend_kind backend, implementation_factory bind,
                                           config default_config, std::string baseline_form) {
   implementation impl;

@@ -122,6 +122,11 @@ nlohmann::json records_of(const runner::shape_result& r, const std::string& effo
       }
       records.push_back(report::make_record(context, "bandwidth_gbps", {*bw}, extra));
     }
+    // What a compute-bound shape is judged by (the report draws it instead of its % of peak bandwidth).
+    if (auto gflops = r.gflops(); gflops && r.compute_bound()) {
+      records.push_back(report::make_record(context, "gflops", {*gflops},
+                                            with({{"flops", r.flops}, {"bytes_moved", r.bytes_moved}})));
+    }
     // Its own metric, so that the history keeps it (it drops extra_info) and the detector and the report
     // judge it.
     if (auto share = r.triad_fraction()) {
@@ -323,12 +328,19 @@ int run(const run_command& command) {
   std::size_t speedups = 0;
   std::vector<std::string> reasons;
   std::map<std::string, std::string> baseline_forms;
-  std::size_t triad_shapes = 0;  // shapes with a triad timed beside them
+  std::size_t triad_shapes = 0;          // shapes with a triad timed beside them
+  std::size_t compute_bound_shapes = 0;  // shapes shown in GFLOP/s
   for (const auto& r : results) {
     const auto s = r.speedup_interval();
     const auto bw = r.bandwidth_gbps();
     std::string bw_cell = "-";
-    if (bw && peak && peak->triad_gbps > 0) bw_cell = fmt::format("{:.0f}%", 100.0 * *bw / peak->triad_gbps);
+    const auto gflops = r.gflops();
+    if (r.compute_bound() && gflops) {
+      bw_cell = fmt::format("{:.0f} GFLOP/s", *gflops);  // its share of the bandwidth says nothing
+      ++compute_bound_shapes;
+    } else if (bw && peak && peak->triad_gbps > 0) {
+      bw_cell = fmt::format("{:.0f}%", 100.0 * *bw / peak->triad_gbps);
+    }
     const auto same_turns = r.triad_fraction();
     if (same_turns) ++triad_shapes;
     table.add_row({r.kernel, r.shape, std::string(to_string(r.status)), ms_cell(r.kbench), ms_cell(r.torch),
@@ -385,6 +397,12 @@ int run(const run_command& command) {
         "{} stores ({}calibrated {:%Y-%m-%d %H:%M} UTC;\n`kbench calibrate` measures it again)\n",
         peak->backend, peak->triad_gbps, peak->triad_stores, spread,
         fmt::gmtime(static_cast<std::time_t>(peak->timestamp)));
+  }
+  if (compute_bound_shapes > 0) {
+    fmt::print(
+        "GFLOP/s in the % peak BW column: compute-bound shapes (>= {:g} flop per byte moved), kbench's\n"
+        "floating-point operations per call / median latency; no triad is timed beside them\n",
+        runner::compute_bound_flops_per_byte);
   }
   if (triad_shapes > 0) {
     fmt::print(

@@ -62,6 +62,10 @@ struct kernel_definition {
   std::function<std::vector<host_tensor>(const std::vector<host_tensor>& inputs)> reference;
   kbench::tolerance tolerance;
   std::function<double(const kbench::shape&)> bytes_moved;  // [bytes per call], for bandwidth; may be empty
+  /// [floating-point operations per call] the kernel's useful arithmetic (a matmul's 2 M N K), for GFLOP/s;
+  /// may be empty. A shape doing at least runner::compute_bound_flops_per_byte per byte moved is judged by
+  /// its GFLOP/s instead of its share of the memory bandwidth (runner::shape_result::compute_bound).
+  std::function<double(const kbench::shape&)> flops;
   std::vector<implementation> implementations;
   /// SHA-256 of the kernel folder's files (set by the build, kbench_add_kernel), so that a tuning-cache
   /// entry is not reused after the kernel's code changed. Empty when the build did not set it.

@@ -28,6 +28,8 @@ class kernel_builder {
   kernel_builder& reference(std::function<std::vector<host_tensor>(const std::vector<host_tensor>&)> fn);
   kernel_builder& tolerance(double atol, double rtol, double max_mismatch_fraction = 0);
   kernel_builder& bytes_moved(std::function<double(const shape&)> fn);
+  /// Floating-point operations per call (kernel_definition::flops).
+  kernel_builder& flops(std::function<double(const shape&)> fn);
   kernel_builder& implement(backend_kind backend, implementation_factory bind, config default_config = {},
                             std::string baseline_form = {});
   /// The tuning space of the implementation for `backend` (implement() it first); `kbench tune` and

@@ -68,7 +68,7 @@ std::string_view to_string(verdict v) {
 
 bool higher_is_better(std::string_view metric) {
   return metric == "speedup" || metric == "bandwidth_gbps" || metric == "triad_fraction" ||
-         metric == "capture_ratio" || metric == "accuracy";
+         metric == "gflops" || metric == "capture_ratio" || metric == "accuracy";
 }
 
 detection detect(std::span<const double> values, bool higher_better, const detector_options& options) {

@@ -66,6 +66,7 @@ svg .bar.slower { fill: #f97316; }
 svg .bar.bandwidth { fill: #0d9488; }
 svg .bar.uncalibrated { fill: #94a3b8; }
 svg .bar.triad { fill: #7c3aed; }
+svg .bar.compute { fill: #b45309; }
 svg .reference { stroke: #111827; stroke-dasharray: 4 3; }
 svg .reference-label { fill: #111827; font-size: 11px; }
 svg .line { fill: none; stroke-width: 2; }
@@ -182,6 +183,13 @@ struct kernel_view {
                           return o.implementation == x.implementation;
                         }) > 1;
     return shared ? fmt::format("{} ({})", x.implementation, x.runner_type) : x.implementation;
+  }
+  /// A bar's label: the shape, plus the variant when the kernel has several besides torch (a history with
+  /// results of its cpu and opencl implementations), so that two bars of one shape are told apart.
+  std::string bar_label(const std::string& shape, std::size_t v) const {
+    const bool many = std::count_if(variants.begin(), variants.end(),
+                                    [](const variant& o) { return o.implementation != "torch"; }) > 1;
+    return many ? fmt::format("{} {}", shape, label(v)) : shape;
   }
 };
 
@@ -426,15 +434,13 @@ class page_builder {
     chart.tick_suffix = "x";
     chart.width = 560;
     chart.aria_label = fmt::format("{}: speedup vs torch per shape", k.name);
-    const bool many = std::count_if(k.variants.begin(), k.variants.end(),
-                                    [](const variant& v) { return v.implementation != "torch"; }) > 1;
     for (const auto& shape : k.shapes) {
       for (std::size_t v = 0; v < k.variants.size(); ++v) {
         const auto* s = k.find(v, shape, "speedup");
         if (s == nullptr) continue;
         const auto& p = s->points.back();
         svg::bar b;
-        b.label = many ? fmt::format("{} {}", shape, k.label(v)) : shape;
+        b.label = k.bar_label(shape, v);
         b.value = p.median;
         b.value_text = svg::format_number(p.median) + "x";
         b.css_class = p.median >= 1 ? "faster" : "slower";
@@ -454,7 +460,47 @@ class page_builder {
     return out + "</figure>\n";
   }
 
+  /// The GFLOP/s of the compute-bound shapes (the kbench run's gflops metric), then the bandwidth of the
+  /// others: a compute-bound shape's share of the memory's bandwidth says nothing about it.
   std::string bandwidth_panel(const kernel_view& k) const {
+    const std::string compute = compute_panel(k);
+    const std::string bandwidth = memory_panel(k);
+    if (!compute.empty() && bandwidth.empty()) return compute;
+    if (bandwidth.empty()) {
+      return "<figure class=\"wide bandwidth\"><figcaption><b>% of peak bandwidth</b> per shape</figcaption>"
+             "<p class=\"empty\">No bandwidth figures: the kernel declares no bytes moved.</p></figure>\n";
+    }
+    return compute + bandwidth;
+  }
+
+  /// GFLOP/s per compute-bound shape of the newest run; empty when no shape has one.
+  std::string compute_panel(const kernel_view& k) const {
+    svg::bar_chart chart;
+    chart.width = 560;
+    chart.aria_label = fmt::format("{}: GFLOP/s per compute-bound shape", k.name);
+    for (const auto& shape : k.shapes) {
+      for (std::size_t v = 0; v < k.variants.size(); ++v) {
+        const auto* s = k.find(v, shape, "gflops");
+        if (s == nullptr) continue;
+        const auto& p = s->points.back();
+        svg::bar b;
+        b.label = k.bar_label(shape, v);
+        b.value = p.median;
+        b.value_text = svg::format_number(p.median) + " GFLOP/s";
+        b.css_class = "compute";
+        b.tooltip = fmt::format("{} {}: {} GFLOP/s ({})", shape, k.label(v), svg::format_number(p.median),
+                                run_text(p.run));
+        chart.bars.push_back(std::move(b));
+      }
+    }
+    if (chart.bars.empty()) return {};
+    return "<figure class=\"wide compute\"><figcaption><b>GFLOP/s</b> per compute-bound shape, newest run "
+           "(floating-point operations per call / median wall latency)</figcaption>" +
+           svg::render(chart) + "</figure>\n";
+  }
+
+  /// % of peak bandwidth per shape that is not compute bound; empty when no shape has a bandwidth.
+  std::string memory_panel(const kernel_view& k) const {
     svg::bar_chart percent, absolute;
     percent.reference = 100;
     percent.reference_label = "peak";
@@ -467,12 +513,12 @@ class page_builder {
     for (const auto& shape : k.shapes) {
       for (std::size_t v = 0; v < k.variants.size(); ++v) {
         const auto* s = k.find(v, shape, "bandwidth_gbps");
-        if (s == nullptr) continue;
+        if (s == nullptr || k.find(v, shape, "gflops") != nullptr) continue;
         const auto& p = s->points.back();
         const auto peak = m_options.peak ? m_options.peak(s->key) : std::nullopt;
         const std::string device = fmt::format("{}: {}", s->key.runner_name, s->key.runner_type);
         svg::bar b;
-        b.label = shape;
+        b.label = k.bar_label(shape, v);
         if (peak && peak->triad_gbps > 0) {
           b.value = 100 * p.median / peak->triad_gbps;
           b.value_text = fmt::format("{:.0f}% ({} GB/s)", b.value, svg::format_number(p.median));
@@ -501,10 +547,7 @@ class page_builder {
         "(bytes moved / median wall latency";
     for (const auto& text : peaks) out += " · " + svg::escape(text);
     out += ")</figcaption>";
-    if (percent.bars.empty() && absolute.bars.empty()) {
-      return out +
-             "<p class=\"empty\">No bandwidth figures: the kernel declares no bytes moved.</p></figure>\n";
-    }
+    if (percent.bars.empty() && absolute.bars.empty()) return {};
     if (!percent.bars.empty()) out += svg::render(percent);
     for (const auto& device : uncalibrated) {
       out += fmt::format(
@@ -532,7 +575,7 @@ class page_builder {
         if (s == nullptr) continue;
         const auto& p = s->points.back();
         svg::bar b;
-        b.label = shape;
+        b.label = k.bar_label(shape, v);
         b.value = 100 * p.median;
         b.value_text = fmt::format("{:.0f}%", b.value);
         b.css_class = "triad";

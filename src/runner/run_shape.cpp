@@ -99,6 +99,7 @@ shape_result run_shape(const kernel_definition& kernel, std::size_t shape_index,
   const shape& s = kernel.shapes[shape_index];
   result.shape = kbench::to_string(s);
   if (kernel.bytes_moved) result.bytes_moved = kernel.bytes_moved(s);
+  if (kernel.flops) result.flops = kernel.flops(s);
   auto finish = [&]() -> shape_result {
     result.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     return result;
@@ -181,10 +182,12 @@ shape_result run_shape(const kernel_definition& kernel, std::size_t shape_index,
       }
       // A large shape's turns also time a triad on the kbench device: the bandwidth of the same moments
       // (triad_probe.hpp). It does not change the repeat count or the turns of the implementations; it
-      // only adds its own turn after theirs.
+      // only adds its own turn after theirs. A compute-bound shape gets none: its share of the memory's
+      // bandwidth says nothing about it.
       std::optional<triad_probe> probe;
-      if (options.triad_stores && result.bytes_moved >= triad_probe_min_bytes(options.triad_min_bytes) &&
-          !impls.empty() && impls.front().bound && impls.front().result.impl == "kbench") {
+      if (options.triad_stores && !result.compute_bound() &&
+          result.bytes_moved >= triad_probe_min_bytes(options.triad_min_bytes) && !impls.empty() &&
+          impls.front().bound && impls.front().result.impl == "kbench") {
         try {
           probe =
               make_triad_probe(impls.front().bound->device(), *options.triad_stores, options.triad_elements);

@@ -60,16 +60,30 @@ std::optional<speedup_estimate> shape_result::speedup_interval() const {
                           t.median_ci_high / k.median_ci_low};
 }
 
+namespace {
+/// `per_call` [units per call] / the median of `latency_ms` [ms], in giga-units per second; nullopt without
+/// samples or amount.
+std::optional<double> giga_per_second(double per_call, const std::vector<double>& latency_ms) {
+  if (latency_ms.empty() || per_call <= 0) return std::nullopt;
+  const double t = summarize(latency_ms).median;
+  return t > 0 ? std::optional<double>(per_call / (t * 1e-3) / 1e9) : std::nullopt;
+}
+}  // namespace
+
 std::optional<double> shape_result::bandwidth_gbps() const {
-  if (!kbench || kbench->latency_ms.empty() || bytes_moved <= 0) return std::nullopt;
-  const double k = kbench->median_latency_ms();
-  return k > 0 ? std::optional<double>(bytes_moved / (k * 1e-3) / 1e9) : std::nullopt;
+  return kbench ? giga_per_second(bytes_moved, kbench->latency_ms) : std::nullopt;
+}
+
+std::optional<double> shape_result::gflops() const {
+  return kbench ? giga_per_second(flops, kbench->latency_ms) : std::nullopt;
+}
+
+bool shape_result::compute_bound() const {
+  return flops > 0 && bytes_moved > 0 && flops / bytes_moved >= compute_bound_flops_per_byte;
 }
 
 std::optional<double> triad_turns::gbps() const {
-  if (latency_ms.empty() || bytes_per_call <= 0) return std::nullopt;
-  const double t = summarize(latency_ms).median;
-  return t > 0 ? std::optional<double>(bytes_per_call / (t * 1e-3) / 1e9) : std::nullopt;
+  return giga_per_second(bytes_per_call, latency_ms);
 }
 
 std::optional<double> shape_result::triad_fraction() const {
@@ -153,11 +167,17 @@ void from_json(const nlohmann::json& j, triad_turns& t) {
 }
 
 void to_json(nlohmann::json& j, const shape_result& r) {
-  j = {{"kernel", r.kernel},           {"shape", r.shape},
-       {"shape_index", r.shape_index}, {"status", std::string(to_string(r.status))},
-       {"reason", r.reason},           {"bytes_moved", r.bytes_moved},
-       {"elapsed_s", r.elapsed_s},     {"config_source", r.config_source},
-       {"tuning_s", r.tuning_s},       {"tuning_evaluations", r.tuning_evaluations}};
+  j = {{"kernel", r.kernel},
+       {"shape", r.shape},
+       {"shape_index", r.shape_index},
+       {"status", std::string(to_string(r.status))},
+       {"reason", r.reason},
+       {"bytes_moved", r.bytes_moved},
+       {"flops", r.flops},
+       {"elapsed_s", r.elapsed_s},
+       {"config_source", r.config_source},
+       {"tuning_s", r.tuning_s},
+       {"tuning_evaluations", r.tuning_evaluations}};
   if (r.kbench) j["kbench"] = *r.kbench;
   if (r.torch) j["torch"] = *r.torch;
   if (r.triad) j["triad"] = *r.triad;
@@ -170,6 +190,7 @@ void from_json(const nlohmann::json& j, shape_result& r) {
   r.status = parse_shape_status(j.at("status").get<std::string>());
   r.reason = j.at("reason");
   r.bytes_moved = j.at("bytes_moved");
+  r.flops = j.value("flops", 0.0);
   r.elapsed_s = j.at("elapsed_s");
   r.config_source = j.value("config_source", std::string("default"));
   r.tuning_s = j.value("tuning_s", 0.0);

@@ -88,12 +88,13 @@ shape_result failed_item(const suite_item& item, shape_status status, std::strin
   shape_result r;
   r.kernel = item.kernel->name;
   r.shape_index = item.shape_index;
-  r.shape = kbench::to_string(item.kernel->shapes.at(item.shape_index));
+  const shape& s = item.kernel->shapes.at(item.shape_index);
+  r.shape = kbench::to_string(s);
   r.status = status;
   r.reason = std::move(reason);
   r.elapsed_s = elapsed_s;
-  if (item.kernel->bytes_moved)
-    r.bytes_moved = item.kernel->bytes_moved(item.kernel->shapes[item.shape_index]);
+  if (item.kernel->bytes_moved) r.bytes_moved = item.kernel->bytes_moved(s);
+  if (item.kernel->flops) r.flops = item.kernel->flops(s);
   return r;
 }
 

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <fstream>
 #include <regex>
 #include <set>
@@ -95,6 +96,42 @@ TEST(CliRun, ALargeShapeIsComparedWithATriadTimedInItsTurns) {
     EXPECT_NEAR(share, kbench_gbps / triad_gbps, 1e-9 * share) << metric;
   }
   EXPECT_EQ(share_records, 1);
+}
+
+TEST(CliRun, AComputeBoundShapeIsShownInGflopsWithoutATriad) {
+  const auto dir = scratch_dir("run-gflops");
+  const auto json = dir / "r.json";
+  // bmm [8,256,256,256] moves 6 MiB per call, above the size rule given here, but does 43 flop per byte.
+  const auto r = run("--kernel bmm --backend cpu --shape-index 0 --target-ms 5 --triad-min-mib 1 --output " +
+                     json.string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_TRUE(
+      std::regex_search(r.output, std::regex(R"(bmm +\| \[8,256,256,256\] .*\| [0-9]+ GFLOP/s +\| -\n)")))
+      << r.output;
+  EXPECT_NE(r.output.find("GFLOP/s in the % peak BW column: compute-bound shapes (>= 4 flop per byte moved)"),
+            std::string::npos)
+      << r.output;
+  double median_ms = 0;
+  double gflops = 0;
+  int gflops_records = 0;
+  for (const auto& rec : read_json(json)) {
+    const auto& metric = rec.at("metric");
+    EXPECT_NE(metric.at("name"), "triad_fraction") << rec;
+    if (rec.at("model").at("backend") != "kbench-cpu") continue;
+    if (metric.at("name") == "latency_ms") {
+      auto v = metric.at("benchmark_values").get<std::vector<double>>();
+      std::sort(v.begin(), v.end());
+      median_ms = v.size() % 2 == 1 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+    }
+    if (metric.at("name") == "gflops") {
+      ++gflops_records;
+      gflops = metric.at("benchmark_values").at(0);
+      EXPECT_DOUBLE_EQ(metric.at("extra_info").at("flops").get<double>(), 2.0 * 8 * 256 * 256 * 256);
+    }
+  }
+  EXPECT_EQ(gflops_records, 1);
+  ASSERT_GT(median_ms, 0);
+  EXPECT_NEAR(gflops, 2.0 * 8 * 256 * 256 * 256 / (median_ms * 1e-3) / 1e9, 1e-9 * gflops);
 }
 
 TEST(CliRun, ShapeIndexSelectsOneShapePerKernelAndOpIsAnAlias) {

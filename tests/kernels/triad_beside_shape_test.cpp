@@ -1,7 +1,8 @@
 // run_shape times a STREAM triad in the same interleaved turns as a large shape's implementations
 // (run_shape.hpp, triad_probe.hpp): one triad sample per kbench sample, with the store kind asked for; a
-// shape below the size, or a run without a store kind, gets none. The kernel is a test double, y = -x on
-// the cpu backend (support/negate_kernel.hpp), small enough for a test: the size rule is lowered to it.
+// shape below the size, a compute-bound one, or a run without a store kind, gets none. The kernel is a test
+// double, y = -x on the cpu backend (support/negate_kernel.hpp), small enough for a test: the size rule is
+// lowered to it.
 
 #include "support/negate_kernel.hpp"
 
@@ -55,6 +56,23 @@ TEST(TriadBesideShape, ASmallerShapeOrARunWithoutStoresGetsNone) {
   const runner::shape_result plain = runner::run_shape(negate_kernel(floats), 0, no_stores);
   ASSERT_EQ(plain.status, runner::shape_status::ok) << plain.reason;
   EXPECT_FALSE(plain.triad.has_value());
+}
+
+TEST(TriadBesideShape, AComputeBoundShapeGetsNoneAndItsGflops) {
+  auto options = kbench_only();
+  options.triad_stores = stores_normal;
+  options.triad_min_bytes = 1;
+  kernel_definition kernel = negate_kernel(floats);
+  // As many operations per byte as make a shape compute bound (as bmm's do).
+  kernel.flops = [](const shape&) {
+    return runner::compute_bound_flops_per_byte * 2.0 * floats * sizeof(float);
+  };
+  const runner::shape_result r = runner::run_shape(kernel, 0, options);
+  ASSERT_EQ(r.status, runner::shape_status::ok) << r.reason;
+  EXPECT_TRUE(r.compute_bound());
+  EXPECT_FALSE(r.triad.has_value());
+  ASSERT_TRUE(r.gflops().has_value());
+  EXPECT_GT(*r.gflops(), 0.0);
 }
 
 }  // namespace

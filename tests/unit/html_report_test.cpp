@@ -33,17 +33,18 @@ std::string section_of(const std::string& html, const std::string& kernel) {
   return html.substr(start, html.find("</section>", start) - start);
 }
 
-/// One record of `metric` of exp's kbench-cpu at `shape`: bandwidth_gbps (what `kbench run` writes when a
-/// kernel declares its bytes moved) or triad_fraction (for a shape larger than the caches).
+/// One record of `metric` of exp's kbench on `backend` (kbench-cpu unless said) at `shape`: bandwidth_gbps
+/// (what `kbench run` writes when a kernel declares its bytes moved), triad_fraction (for a shape larger
+/// than the caches) or gflops (for a compute-bound shape).
 nlohmann::json kbench_record(std::int64_t timestamp, const std::string& shape, const std::string& metric,
-                             double value) {
-  device_info cpu;
-  cpu.backend = backend_kind::cpu;
-  cpu.name = "Test CPU";
+                             double value, backend_kind backend = backend_kind::cpu) {
+  device_info device;
+  device.backend = backend;
+  device.name = "Test CPU";
   report::record_context context;
   context.kernel = "exp";
   context.shape = shape;
-  context.device = cpu;
+  context.device = device;
   context.timestamp = timestamp;
   return report::make_record(context, metric, {value});
 }
@@ -269,6 +270,37 @@ TEST(HtmlReport, AShapeWithATriadBesideItShowsItsNewestShareOfThatTriad) {
   EXPECT_TRUE(contains(exp, ">86%</text>")) << exp;  // the newest run's, not the first's 37%
   EXPECT_FALSE(contains(exp, ">37%</text>")) << exp;
   EXPECT_TRUE(contains(exp, "of a triad timed in the same turns"));
+}
+
+TEST(HtmlReport, AComputeBoundShapeShowsItsGflopsInsteadOfItsShareOfTheBandwidth) {
+  nlohmann::json records = sample_run(1764500000, 1.0);
+  records.push_back(bandwidth_record(1764500000, "[1024]", 8.0));
+  records.push_back(bandwidth_record(1764500000, "[4096]", 3.0));  // bmm-like: 3 GB/s, 139 GFLOP/s
+  records.push_back(kbench_record(1764500000, "[4096]", "gflops", 139.0));
+  const auto page = report::render_html_report(
+      {"test", report::series_of_runs(history::runs_from_records(records, "c"))}, with_peak());
+  const std::string exp = section_of(page.html, "exp");
+  EXPECT_EQ(count(exp, "<rect class=\"bar compute\""), 1u) << exp;
+  EXPECT_TRUE(contains(exp, ">139 GFLOP/s</text>")) << exp;
+  EXPECT_EQ(count(exp, "<rect class=\"bar bandwidth\""), 1u) << exp;  // [1024] only
+  EXPECT_TRUE(contains(exp, "40% (8 GB/s)")) << exp;
+  EXPECT_FALSE(contains(exp, "15% (3 GB/s)")) << exp;
+}
+
+TEST(HtmlReport, BarsOfAKernelWithTwoKbenchVariantsNameTheVariant) {
+  nlohmann::json records = nlohmann::json::array();
+  for (const auto backend : {backend_kind::cpu, backend_kind::opencl}) {
+    records.push_back(kbench_record(1764500000, "[4096]", "bandwidth_gbps", 12.0, backend));
+    records.push_back(kbench_record(1764500000, "[4096]", "triad_fraction", 0.5, backend));
+  }
+  const auto page = report::render_html_report(
+      {"test", report::series_of_runs(history::runs_from_records(records, "c"))}, with_peak());
+  const std::string exp = section_of(page.html, "exp");
+  EXPECT_EQ(count(exp, "<rect class=\"bar bandwidth\""), 2u) << exp;
+  EXPECT_EQ(count(exp, "<rect class=\"bar triad\""), 2u) << exp;
+  // Each bar of the % of peak and the % triad charts says whose it is.
+  EXPECT_EQ(count(exp, ">[4096] kbench-cpu</text>"), 2u) << exp;
+  EXPECT_EQ(count(exp, ">[4096] kbench-opencl</text>"), 2u) << exp;
 }
 
 TEST(HtmlReport, WithoutCalibrationItSaysSoAndShowsTheAchievedBandwidth) {

@@ -59,6 +59,7 @@ TEST(RegressionDetector, HigherIsBetterMetricsFlipTheDirection) {
   EXPECT_TRUE(history::higher_is_better("speedup"));
   EXPECT_TRUE(history::higher_is_better("bandwidth_gbps"));
   EXPECT_TRUE(history::higher_is_better("triad_fraction"));
+  EXPECT_TRUE(history::higher_is_better("gflops"));
   EXPECT_TRUE(history::higher_is_better("capture_ratio"));
   EXPECT_TRUE(history::higher_is_better("accuracy"));
   EXPECT_FALSE(history::higher_is_better("latency_ms"));

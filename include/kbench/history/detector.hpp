@@ -37,8 +37,8 @@ struct detection {
   bool log_scale = true;          // false when a value <= 0 forced the linear scale (e.g. accuracy 0)
 };
 
-/// Metrics where a larger value is better (speedup, bandwidth_gbps, triad_fraction, capture_ratio, accuracy);
-/// for all others (latencies, autotune_s) a larger value is a regression.
+/// Metrics where a larger value is better (speedup, bandwidth_gbps, triad_fraction, gflops, capture_ratio,
+/// accuracy); for all others (latencies, autotune_s) a larger value is a regression.
 [[nodiscard]] bool higher_is_better(std::string_view metric);
 
 /// Judges the newest value of `values` (one per run, oldest first).

@@ -64,6 +64,13 @@ struct speedup_estimate {
   [[nodiscard]] std::string_view verdict() const;
 };
 
+/// [flop per byte moved] from this arithmetic intensity on, a shape is compute bound: judged by its GFLOP/s,
+/// not by its share of the memory bandwidth, and timed without a triad beside it. About the ridge point of
+/// the roofline of a 2-core AVX-512 cpu (2 cores x 32 fp32 flop per cycle x ~3 GHz ~ 190 GFLOP/s against
+/// a ~50 GB/s triad); GPUs' ridges lie higher (fp32 ~15-20 flop/byte), so on a GPU a shape just above it may
+/// still wait on memory. The suite's memory-bound kernels declare no flops; bmm does 43-171 per byte.
+inline constexpr double compute_bound_flops_per_byte = 4.0;
+
 /// The STREAM triad timed in the same interleaved turns as the implementations of a large shape
 /// (triad_probe.hpp): the memory bandwidth of those moments.
 struct triad_turns {
@@ -81,6 +88,7 @@ struct shape_result {
   shape_status status = shape_status::ok;
   std::string reason;                     // empty when ok
   double bytes_moved = 0;                 // [bytes per call], 0 when the kernel does not say
+  double flops = 0;                       // [floating-point operations per call], 0 when it does not say
   double elapsed_s = 0;                   // [s] wall time the shape took, worker start to end
   std::string config_source = "default";  // runner::config_source of the kbench config: tuned, cache_hit, ...
   double tuning_s = 0;                    // [s] spent choosing the config (searching), 0 on a cache hit
@@ -94,6 +102,10 @@ struct shape_result {
   [[nodiscard]] std::optional<speedup_estimate> speedup_interval() const;
   /// bytes_moved / kbench median latency [GB/s]; nullopt without either.
   [[nodiscard]] std::optional<double> bandwidth_gbps() const;
+  /// flops / kbench median latency [GFLOP/s]; nullopt without either.
+  [[nodiscard]] std::optional<double> gflops() const;
+  /// flops / bytes_moved >= compute_bound_flops_per_byte (false when either is unknown).
+  [[nodiscard]] bool compute_bound() const;
   /// bandwidth_gbps() / triad->gbps(): the share of the memory bandwidth of the same moments that kbench
   /// reached; nullopt without either.
   [[nodiscard]] std::optional<double> triad_fraction() const;
