@@ -465,8 +465,7 @@ class page_builder {
   std::string bandwidth_panel(const kernel_view& k) const {
     const std::string compute = compute_panel(k);
     const std::string bandwidth = memory_panel(k);
-    if (!compute.empty() && bandwidth.empty()) return compute;
-    if (bandwidth.empty()) {
+    if (compute.empty() && bandwidth.empty()) {
       return "<figure class=\"wide bandwidth\"><figcaption><b>% of peak bandwidth</b> per shape</figcaption>"
              "<p class=\"empty\">No bandwidth figures: the kernel declares no bytes moved.</p></figure>\n";
     }
