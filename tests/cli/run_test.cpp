@@ -2,10 +2,11 @@
 
 #include "cli/run_kbench.hpp"
 
+#include <kbench/stats.hpp>
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include <algorithm>
 #include <fstream>
 #include <regex>
 #include <set>
@@ -119,9 +120,7 @@ TEST(CliRun, AComputeBoundShapeIsShownInGflopsWithoutATriad) {
     EXPECT_NE(metric.at("name"), "triad_fraction") << rec;
     if (rec.at("model").at("backend") != "kbench-cpu") continue;
     if (metric.at("name") == "latency_ms") {
-      auto v = metric.at("benchmark_values").get<std::vector<double>>();
-      std::sort(v.begin(), v.end());
-      median_ms = v.size() % 2 == 1 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+      median_ms = summarize(metric.at("benchmark_values").get<std::vector<double>>()).median;
     }
     if (metric.at("name") == "gflops") {
       ++gflops_records;
