@@ -27,10 +27,12 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-/// KBENCH_INJECT_TRIAL_FAULT="kernel|{config json}|segv|hang|wrong[;...]" makes the matching config fail for
-/// real while it is timed (segv: the worker dies on SIGSEGV; hang: it never returns; wrong: its output is
-/// corrupted before the check), to test that tuning records each with its status and goes on (tests/cli).
-/// Unset in normal use.
+/// KBENCH_INJECT_TRIAL_FAULT="kernel|{config json}|fault[;...]" makes the matching config fail for real
+/// while it is timed, to test that tuning records each with its status and goes on (tests/cli). Faults:
+/// segv (the worker dies on SIGSEGV), hang (it never returns), wrong (its output is corrupted before the
+/// check); and two that only slow its timed calls down: slow (every timed call sleeps slow_fault_ms first)
+/// and disturbed (every timed call of a time trial, the search's, sleeps disturbed_fault_ms first, as if
+/// the machine was busy with something else then; the final re-timing is not slowed). Unset in normal use.
 std::string injected_fault(const kernel_definition& kernel, const config& values) {
   const char* spec = std::getenv("KBENCH_INJECT_TRIAL_FAULT");
   if (spec == nullptr) return {};
@@ -44,6 +46,22 @@ std::string injected_fault(const kernel_definition& kernel, const config& values
     start = end + 1;
   }
   return {};
+}
+
+constexpr auto slow_fault_ms = std::chrono::milliseconds(2);
+constexpr auto disturbed_fault_ms = std::chrono::milliseconds(20);
+
+/// `target` with the sleep of a slow or disturbed fault (above) before each call, in `phase`.
+bench_target slowed_by(const std::string& fault, trial_phase phase, bench_target target) {
+  std::chrono::milliseconds pause{0};
+  if (fault == "slow") pause = slow_fault_ms;
+  if (fault == "disturbed" && phase == trial_phase::time) pause = disturbed_fault_ms;
+  if (pause.count() == 0 || !target.call) return target;
+  target.call = [inner = std::move(target.call), pause] {
+    std::this_thread::sleep_for(pause);
+    return inner();
+  };
+  return target;
 }
 
 void act_out(const std::string& fault) {
@@ -252,9 +270,13 @@ std::vector<trial_outcome> run_trial(trial_context& context, const trial_request
 
   // Times the bound configs `which` interleaved at one repeat count (one config: alone) and stores each
   // median in `field`; a broken sync or an exception becomes the config's status.
+  // Config i's timed calls (slowed only by an injected slow or disturbed fault).
+  const auto timed_target = [&](std::size_t i) {
+    return slowed_by(injected_fault(kernel, outcomes[i].values), request.phase, bound[i]->target());
+  };
   const auto time_together = [&](const std::vector<std::size_t>& which, double trial_outcome::*field) {
     std::vector<bench_target> targets;
-    for (std::size_t i : which) targets.push_back(bound[i]->target());
+    for (std::size_t i : which) targets.push_back(timed_target(i));
     try {
       std::vector<std::vector<double>> fitted;
       std::vector<int> violations;
@@ -315,7 +337,7 @@ std::vector<trial_outcome> run_trial(trial_context& context, const trial_request
   // time: the candidate alone (unless its first calls already show it far slower than the incumbent); then,
   // if it came within retime_within of the incumbent, both interleaved.
   if (!bound[0]) return outcomes;
-  if (!gave_up_far_behind(bound[0]->target(), request, outcomes[0])) {
+  if (!gave_up_far_behind(timed_target(0), request, outcomes[0])) {
     time_together({0}, &trial_outcome::time_ms);
   }
   const bool near_the_best = outcomes[0].status == eval_status::ok && request.incumbent_ms > 0 &&

@@ -12,8 +12,8 @@
 // config's time alone (one protocol for all). A worker that dies on a signal marks its config
 // runtime_error, one that outlives its timeout is killed and marks it timeout; the search goes on. Every
 // evaluation is checkpointed to the cache entry, so an interrupted tuning resumes where it stopped. At the
-// end the best and the configs nearest to it within 1.5x (at most `retime_top` in all) are re-timed
-// interleaved in one worker and the fastest there wins.
+// end the best and the configs nearest to it within 1.5x (at most `retime_top` in all), plus the default
+// config when it ran and passed its check, are re-timed interleaved in one worker and the fastest there wins.
 
 #include <kbench/config.hpp>
 #include <kbench/device.hpp>
