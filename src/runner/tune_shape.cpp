@@ -325,6 +325,14 @@ tuning_outcome choose_config(const kernel_definition& kernel, std::size_t shape_
       for (const auto& r : retimed) {
         if (r.status == eval_status::ok && (fastest == nullptr || r.time_ms < fastest->time_ms)) fastest = &r;
       }
+      // Each candidate's time there, so that the pick can be followed (and the default's against it).
+      for (const auto& r : retimed) {
+        const std::string time = r.status == eval_status::ok
+                                     ? fmt::format("{:.4f} ms", r.time_ms)
+                                     : fmt::format("{}: {}", tune::to_string(r.status), r.message);
+        tell(fmt::format("    {} {}{}", to_json_text(r.values), time,
+                         r.values == default_config ? " (the default config)" : ""));
+      }
       if (fastest != nullptr) {
         outcome.chosen = fastest->values;
         outcome.best_time_ms = fastest->time_ms;
