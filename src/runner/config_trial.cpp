@@ -268,12 +268,12 @@ std::vector<trial_outcome> run_trial(trial_context& context, const trial_request
   for (std::size_t i = 0; i < bound_now; ++i) bind_and_check(i);
   if (request.phase == trial_phase::compile) return outcomes;
 
-  // Times the bound configs `which` interleaved at one repeat count (one config: alone) and stores each
-  // median in `field`; a broken sync or an exception becomes the config's status.
   // Config i's timed calls (slowed only by an injected slow or disturbed fault).
   const auto timed_target = [&](std::size_t i) {
     return slowed_by(injected_fault(kernel, outcomes[i].values), request.phase, bound[i]->target());
   };
+  // Times the bound configs `which` interleaved at one repeat count (one config: alone) and stores each
+  // median in `field`; a broken sync or an exception becomes the config's status.
   const auto time_together = [&](const std::vector<std::size_t>& which, double trial_outcome::*field) {
     std::vector<bench_target> targets;
     for (std::size_t i : which) targets.push_back(timed_target(i));
