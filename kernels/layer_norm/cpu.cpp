@@ -3,8 +3,9 @@
 // each a sum in UNROLL vectors of W float lanes (W by the ISA parameter: 4 SSE2, 8 AVX2, 16 AVX-512; the
 // independent lanes hide the add latency and shorten the rounding chains), then a last pass writes
 // y = (x - mean) * rstd * w + b. The row (<= 16 KiB here) stays in L1/L2 between the passes; the first,
-// which reads it from memory, asks for x 2 KiB ahead of its loads (simd::prefetch_ahead). STREAM = 1
-// writes y with non-temporal stores (cpu_simd.hpp write_vectors).
+// which reads it from memory, asks for x 2 KiB ahead of its loads (simd::prefetch_ahead), and the second
+// asks for the task's next row (simd::prefetch_next_row). STREAM = 1 writes y with non-temporal stores
+// (cpu_simd.hpp write_vectors).
 
 #include <kbench/backends/cpu.hpp>
 #include <kbench/error.hpp>
@@ -25,9 +26,11 @@ using namespace simd;  // f32v, load, store, hsum, write_vectors (../common/cpu_
 
 constexpr float eps = 1e-5f;
 
-/// sum of (x - center)^Power over the row, Power 1 or 2.
+/// sum of (x - center)^Power over the row, Power 1 or 2; the second pass, which finds the row in L1, asks
+/// for next_row (prefetch_next_row).
 template <int W, int U, int Power>
-[[gnu::always_inline]] inline float row_moment(const float* x, std::size_t n, float center) {
+[[gnu::always_inline]] inline float row_moment(const float* x, std::size_t n, float center,
+                                               const float* next_row = nullptr) {
   constexpr std::size_t step = std::size_t{W} * U;  // [floats]
   f32v<W> acc[U] = {};
   std::size_t i = 0;
@@ -39,6 +42,7 @@ template <int W, int U, int Power>
       if constexpr (Power == 1) {
         acc[u] += d;
       } else {
+        prefetch_next_row<W>(next_row, i + std::size_t{W} * u);
         acc[u] += d * d;
       }
     }
@@ -78,7 +82,8 @@ template <int W, int U>
   for (std::size_t r = begin; r < end; ++r) {
     const float* xr = x + r * cols;
     const float mean = row_moment<W, U, 1>(xr, cols, 0.0f) / count;
-    const float var = row_moment<W, U, 2>(xr, cols, mean) / count;  // biased, as torch's layer_norm
+    // The biased variance (divided by N), as torch's layer_norm.
+    const float var = row_moment<W, U, 2>(xr, cols, mean, next_row_in_task(x, cols, r, end)) / count;
     normalize_row<W>(xr, w, b, y + r * cols, cols, mean, 1.0f / std::sqrt(var + eps), stream);
   }
   if (stream) stream_fence();

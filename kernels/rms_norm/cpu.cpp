@@ -2,8 +2,8 @@
 // (simd::for_tasks). Per row, the sum of squares in UNROLL vectors of W float lanes (W by the ISA parameter:
 // 4 SSE2, 8 AVX2, 16 AVX-512; the independent lanes hide the add latency and shorten the rounding chains),
 // added pairwise at the end, then y = x * rstd * w with rstd = 1 / sqrt(sum / N + eps). The row (<= 16 KiB
-// here) is still in L1/L2 for the second pass. STREAM = 1 writes y with non-temporal stores (cpu_simd.hpp
-// write_vectors).
+// here) is still in L1/L2 for the second pass, which also asks for the task's next row
+// (simd::prefetch_next_row). STREAM = 1 writes y with non-temporal stores (cpu_simd.hpp write_vectors).
 
 #include <kbench/backends/cpu.hpp>
 #include <kbench/error.hpp>
@@ -48,9 +48,10 @@ template <int W, int U>
 
 template <int W>
 [[gnu::always_inline]] inline void normalize_row(const float* x, const float* w, float* y, std::size_t n,
-                                                 float rstd, bool stream) {
+                                                 float rstd, bool stream, const float* next_row) {
   std::size_t i = write_vectors<W>(
       y, n, stream, [&](std::size_t at) __attribute__((always_inline)) {
+        prefetch_next_row<W>(next_row, at);
         return load<W>(x + at) * rstd * load<W>(w + at);
       });
   for (; i < n; ++i) y[i] = x[i] * rstd * w[i];
@@ -63,7 +64,7 @@ template <int W, int U>
   for (std::size_t r = begin; r < end; ++r) {
     const float* xr = x + r * cols;
     const float rstd = 1.0f / std::sqrt(row_sum_of_squares<W, U>(xr, cols) / count + eps);
-    normalize_row<W>(xr, w, y + r * cols, cols, rstd, stream);
+    normalize_row<W>(xr, w, y + r * cols, cols, rstd, stream, next_row_in_task(x, cols, r, end));
   }
   if (stream) stream_fence();
 }
