@@ -305,8 +305,27 @@ template <int W>
   }
 }
 
-/// exp(x) per lane (Cephes expf): x = n ln2 + r with |r| <= ln2/2, exp(r) by a degree-7 polynomial, 2^n by
-/// building the exponent bits; ~1.5 ulp. x is clamped to [-87, 88] so that 2^n stays a normal float: below
+/// e * 2^n per lane for integral n (held as floats). With 16 lanes (AVX-512), one vscalefps, which also
+/// rounds a result below the normal range to the nearest denormal and overflows to inf, so that it takes any
+/// n; otherwise the exponent bits of 2^n are built and multiplied in, which needs n in [-126, 127] (the
+/// caller clamps). vscalefps is written as inline assembly: its intrinsic (_mm512_scalef_ps) cannot be
+/// inlined into this template, which is compiled for SSE2 where it is defined (see the top of this file),
+/// while the assembly is only emitted where the template is inlined into an AVX-512 wrapper (W = 16 is
+/// only instantiated there). It replaces 4 vector operations (convert, add, shift, multiply) by one;
+/// exp_full_range (cpu_simd.hpp) splits 2^n in two factors on the other ISAs and saves 8.
+template <int W>
+[[gnu::always_inline]] inline f32v<W> times_exp2(const f32v<W>& e, const f32v<W>& n) {
+  if constexpr (W == 16) {
+    f32v<W> result;
+    asm("vscalefps %2, %1, %0" : "=v"(result) : "v"(e), "v"(n));
+    return result;
+  } else {
+    return e * std::bit_cast<f32v<W>>((__builtin_convertvector(n, i32v<W>) + 127) << 23);
+  }
+}
+
+/// exp(x) per lane (Cephes expf): x = n ln2 + r with |r| <= ln2/2, exp(r) by a degree-7 polynomial, times 2^n
+/// (times_exp2); ~1.5 ulp. x is clamped to [-87, 88] so that 2^n stays a normal float: below
 /// -87 the result is ~1.6e-38 instead of a denormal or 0, an absolute error far below any tolerance.
 template <int W>
 [[gnu::always_inline]] inline f32v<W> exp(const f32v<W>& arg) {
@@ -323,9 +342,7 @@ template <int W>
   p = p * r + 4.1665795894e-2f;
   p = p * r + 1.6666665459e-1f;
   p = p * r + 5.0000001201e-1f;
-  const f32v<W> e = p * r * r + r + 1.0f;
-  const i32v<W> bits = (__builtin_convertvector(n, i32v<W>) + 127) << 23;
-  return e * std::bit_cast<f32v<W>>(bits);
+  return times_exp2<W>(p * r * r + r + 1.0f, n);
 }
 
 }  // namespace kbench::kernels::simd

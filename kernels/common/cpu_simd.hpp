@@ -133,10 +133,11 @@ template <int W>
 }
 
 /// exp(x) per lane over the whole float range, Cephes' expf: x = n ln2 + r with |r| <= ln2 / 2, exp(r) by a
-/// degree-7 polynomial (relative error < 1e-7), 2^n applied as 2^(n/2) * 2^(n - n/2) so that both factors are
-/// normal floats over the clamped range [-104, 89]: the result overflows to +inf above 88.72 and underflows
-/// through the denormals to 0 below -87.3, like libm's expf (exp<W> of cpu_rows_simd.hpp clamps to [-87, 88]
-/// instead, which the exp kernel cannot afford). NaN stays NaN.
+/// degree-7 polynomial (relative error < 1e-7), 2^n applied with AVX-512's vscalefps (times_exp2), on the
+/// other ISAs as 2^(n/2) * 2^(n - n/2) so that both factors are normal floats over the clamped range [-104,
+/// 89]: the result overflows to +inf above 88.72 and underflows through the denormals to 0 below -87.3, like
+/// libm's expf (exp<W> of cpu_rows_simd.hpp clamps to [-87, 88] instead, which the exp kernel cannot afford).
+/// NaN stays NaN.
 template <int W>
 [[gnu::always_inline]] inline f32v<W> exp_full_range(const f32v<W>& arg) {
   const f32v<W> lo = f32v<W>{} - 104.0f;  // constants: folded into vector constants
@@ -145,11 +146,15 @@ template <int W>
   x = x > hi ? hi : x;
   f32v<W> n;
   const f32v<W> exp_r = exp_reduced<W>(x, n);
-  const i32v<W> ni = __builtin_convertvector(n, i32v<W>);  // in [-150, 129]
-  const i32v<W> half = ni >> 1;                            // in [-75, 64]
-  const f32v<W> scale_a = std::bit_cast<f32v<W>>((half + 127) << 23);
-  const f32v<W> scale_b = std::bit_cast<f32v<W>>((ni - half + 127) << 23);
-  return exp_r * scale_a * scale_b;
+  if constexpr (W == 16) {
+    return times_exp2<W>(exp_r, n);  // takes any n
+  } else {
+    const i32v<W> ni = __builtin_convertvector(n, i32v<W>);  // in [-150, 129]
+    const i32v<W> half = ni >> 1;                            // in [-75, 64]
+    const f32v<W> scale_a = std::bit_cast<f32v<W>>((half + 127) << 23);
+    const f32v<W> scale_b = std::bit_cast<f32v<W>>((ni - half + 127) << 23);
+    return exp_r * scale_a * scale_b;
+  }
 }
 
 /// exp(x) per lane for callers that only need results in the normal range, at 5 vector operations less than
@@ -164,7 +169,7 @@ template <int W>
   x = x > hi ? hi : x;
   f32v<W> n;  // in [-126, 127]
   const f32v<W> exp_r = exp_reduced<W>(x, n);
-  return exp_r * std::bit_cast<f32v<W>>((__builtin_convertvector(n, i32v<W>) + 127) << 23);
+  return times_exp2<W>(exp_r, n);
 }
 
 /// y[i] = op(x0 vector at i, x1 vector at i, first + i) for i in [0, n), W lanes at a time: the elementwise
