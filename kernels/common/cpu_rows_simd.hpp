@@ -27,6 +27,8 @@
 #include <kbench/error.hpp>
 #include <kbench/tune/space.hpp>
 
+#include <xmmintrin.h>  // _mm_max_ps, _mm_min_ps: SSE, part of the x86-64 baseline
+
 #include <algorithm>
 #include <atomic>
 #include <bit>
@@ -305,6 +307,24 @@ template <int W>
   }
 }
 
+/// x clamped to [lo, hi] per lane, NaN kept: (x < lo ? lo : x), then (x > hi ? hi : x). As one maxps and one
+/// minps with x as the second operand, which x86 returns when a lane holds a NaN; GCC would compile the
+/// selects to a compare and a blend each (it may only use maxps for them with -ffinite-math-only). Inline
+/// assembly for AVX and AVX-512, for the reason given at times_exp2.
+template <int W>
+[[gnu::always_inline]] inline f32v<W> clamp_keeping_nan(const f32v<W>& x, const f32v<W>& lo,
+                                                        const f32v<W>& hi) {
+  if constexpr (W == 4) {
+    return _mm_min_ps(hi, _mm_max_ps(lo, x));
+  } else {
+    f32v<W> raised;
+    asm("vmaxps %2, %1, %0" : "=v"(raised) : "v"(lo), "v"(x));
+    f32v<W> result;
+    asm("vminps %2, %1, %0" : "=v"(result) : "v"(hi), "v"(raised));
+    return result;
+  }
+}
+
 /// e * 2^n per lane for integral n (held as floats). With 16 lanes (AVX-512), one vscalefps, which also
 /// rounds a result below the normal range to the nearest denormal and overflows to inf, so that it takes any
 /// n; otherwise the exponent bits of 2^n are built and multiplied in, which needs n in [-126, 127] (the
@@ -331,8 +351,7 @@ template <int W>
 [[gnu::always_inline]] inline f32v<W> exp(const f32v<W>& arg) {
   const f32v<W> lo = f32v<W>{} - 87.0f;  // constants: folded into vector constants
   const f32v<W> hi = f32v<W>{} + 88.0f;
-  f32v<W> x = arg < lo ? lo : arg;
-  x = x > hi ? hi : x;
+  const f32v<W> x = clamp_keeping_nan<W>(arg, lo, hi);
   // Adding and subtracting 1.5 * 2^23 rounds x / ln2 to the nearest integer (no -ffast-math to undo it).
   const f32v<W> n = (x * 1.44269504088896341f + 12582912.0f) - 12582912.0f;
   const f32v<W> r = (x - n * 0.693359375f) - n * -2.12194440e-4f;  // ln2 split in two: n * ln2_hi is exact

@@ -142,8 +142,7 @@ template <int W>
 [[gnu::always_inline]] inline f32v<W> exp_full_range(const f32v<W>& arg) {
   const f32v<W> lo = f32v<W>{} - 104.0f;  // constants: folded into vector constants
   const f32v<W> hi = f32v<W>{} + 89.0f;
-  f32v<W> x = arg < lo ? lo : arg;  // NaN compares false: kept
-  x = x > hi ? hi : x;
+  const f32v<W> x = clamp_keeping_nan<W>(arg, lo, hi);
   f32v<W> n;
   const f32v<W> exp_r = exp_reduced<W>(x, n);
   if constexpr (W == 16) {
@@ -165,8 +164,7 @@ template <int W>
 [[gnu::always_inline]] inline f32v<W> exp_clamped(const f32v<W>& arg) {
   const f32v<W> lo = f32v<W>{} - 87.3f;
   const f32v<W> hi = f32v<W>{} + 88.3f;
-  f32v<W> x = arg < lo ? lo : arg;  // NaN compares false: kept
-  x = x > hi ? hi : x;
+  const f32v<W> x = clamp_keeping_nan<W>(arg, lo, hi);
   f32v<W> n;  // in [-126, 127]
   const f32v<W> exp_r = exp_reduced<W>(x, n);
   return times_exp2<W>(exp_r, n);
