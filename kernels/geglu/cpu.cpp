@@ -34,9 +34,7 @@ using rows_fn = void (*)(const float* x, float* y, std::size_t first, std::size_
 template <int W>
 [[gnu::always_inline]] inline simd::f32v<W> gelu(const simd::f32v<W>& b) {
   using v = simd::f32v<W>;
-  v x = b * 0.70710678118654752f;  // b / sqrt(2)
-  x = x < -4.0f ? v{} - 4.0f : x;  // NaN compares false: kept
-  x = x > 4.0f ? v{} + 4.0f : x;
+  const v x = simd::clamp_keeping_nan<W>(b * 0.70710678118654752f, v{} - 4.0f, v{} + 4.0f);  // b / sqrt(2)
   const v x2 = x * x;
   v p = x2 * -2.72614225801306e-10f + 2.77068142495902e-08f;
   p = p * x2 - 2.10102402082508e-06f;
