@@ -273,10 +273,10 @@ inline constexpr std::size_t prefetch_distance = 512;
 }
 
 /// Asks for the cache line of the next row at float offset `at` into L2 (not L1), once per line (`at` a
-/// multiple of W); `next_row` null: nothing. A row kernel calls it in a pass that works on its row in L1
-/// (after the pass that read the row from memory), with the next row of its task: the row's compute then
-/// overlaps the next row's reads, where otherwise memory would idle until the next row's first pass (whose
-/// prefetch_ahead reaches only 2 KiB ahead). L2 rather than L1: the row, w and b (16 KiB each at 4096
+/// multiple of the vector width); `next_row` null: nothing. A row kernel calls it in a pass that works on its
+/// row in L1 (after the pass that read the row from memory), with the next row of its task: the row's compute
+/// then overlaps the next row's reads, where otherwise memory would idle until the next row's first pass
+/// (whose prefetch_ahead reaches only 2 KiB ahead). L2 rather than L1: the row, w and b (16 KiB each at 4096
 /// columns) already fill L1. The next row of the same task only: the next task's rows may go to the other
 /// worker, and reading them here would double their traffic. On the 2-core AVX-512 VM, tuned configs,
 /// kbench measure wall medians, old/new binaries alternating, ratio old/new per round: [4096,4096]
@@ -285,7 +285,6 @@ inline constexpr std::size_t prefetch_distance = 512;
 /// compute bound gained nothing measurable (12 rounds each, prefetching in the second pass): welford 0.96x,
 /// softmax_two_pass 0.99x, batch_softmax 0.97x; in softmax's first pass 1.07x (7 of 12) and 1.04x (5 of 8):
 /// they do without.
-template <int W>
 [[gnu::always_inline]] inline void prefetch_next_row(const float* next_row, std::size_t at) {
   constexpr std::size_t line = 16;  // [floats] per 64-byte cache line
   if (next_row != nullptr && at % line == 0) __builtin_prefetch(next_row + at, 0, 1);

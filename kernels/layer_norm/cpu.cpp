@@ -42,7 +42,7 @@ template <int W, int U, int Power>
       if constexpr (Power == 1) {
         acc[u] += d;
       } else {
-        prefetch_next_row<W>(next_row, i + std::size_t{W} * u);
+        prefetch_next_row(next_row, i + std::size_t{W} * u);
         acc[u] += d * d;
       }
     }

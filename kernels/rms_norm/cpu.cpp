@@ -51,7 +51,7 @@ template <int W>
                                                  float rstd, bool stream, const float* next_row) {
   std::size_t i = write_vectors<W>(
       y, n, stream, [&](std::size_t at) __attribute__((always_inline)) {
-        prefetch_next_row<W>(next_row, at);
+        prefetch_next_row(next_row, at);
         return load<W>(x + at) * rstd * load<W>(w + at);
       });
   for (; i < n; ++i) y[i] = x[i] * rstd * w[i];
