@@ -261,6 +261,16 @@ std::vector<bench_result> interleaved_bench(std::span<const bench_target> target
   return results;
 }
 
+int interleaved_calls_per_turn(double slowest_ms, int repeat) {
+  constexpr int min_calls = 4;    // timed calls per turn at least
+  constexpr double turn_ms = 20;  // [ms] how long a turn lasts at least, within 4 turns per target
+  constexpr int min_turns = 4;    // turns per target at least
+  if (repeat < 2 * min_calls) return 1;
+  if (!(slowest_ms > 0)) return min_calls;
+  const double fill = std::min(turn_ms / slowest_ms, static_cast<double>(repeat / min_turns));
+  return std::max(min_calls, static_cast<int>(fill));
+}
+
 void flush_host_cache(std::size_t bytes) {
   if (bytes == 0) {
     bytes = last_level_cache_bytes();

@@ -69,6 +69,15 @@ struct bench_result {
 [[nodiscard]] std::vector<bench_result> interleaved_bench(std::span<const bench_target> targets, int repeat,
                                                           int warmup = 1, int calls_per_turn = 1);
 
+/// The timed calls per turn for interleaved_bench over `repeat` rounds of calls whose slowest median is
+/// `slowest_ms` [ms]: enough for a turn of about 20 ms, at least 4 (each turn costs one more untimed call),
+/// and at most repeat / 4, so that every target gets at least 4 turns. Short turns let the other target's
+/// idle threads still spin through this one's calls on the cpu backend: kbench run add [512,512] on 2 cores,
+/// turns of 4 calls: kbench 0.034-0.056 ms; turns of 20 ms: 0.025-0.031 ms, its latency when run alone
+/// (0.023-0.028 ms). An unknown time (0 or less) gives 4; fewer than 8 rounds give 1 (plain alternation:
+/// calls that long, of target_ms / 8 or more, are not the ones a switch disturbs).
+[[nodiscard]] int interleaved_calls_per_turn(double slowest_ms, int repeat);
+
 /// Evicts the host's last-level cache by writing and reading a buffer of `bytes` bytes (0 = the LLC size).
 void flush_host_cache(std::size_t bytes = 0);
 /// The host's last-level cache size [bytes] (sysfs; 32 MiB if unknown).

@@ -32,7 +32,10 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 /// segv (the worker dies on SIGSEGV), hang (it never returns), wrong (its output is corrupted before the
 /// check); and two that only slow its timed calls down: slow (every timed call sleeps slow_fault_ms first)
 /// and disturbed (every timed call of a time trial, the search's, sleeps disturbed_fault_ms first, as if
-/// the machine was busy with something else then; the final re-timing is not slowed). Unset in normal use.
+/// the machine was busy with something else then; the final re-timing is not slowed); and one that slows
+/// the first call after a switch: cold_after_switch (a call that follows a call of another config sleeps
+/// switch_fault_ms first, as a config whose helper threads fell asleep while another config ran). Unset in
+/// normal use.
 std::string injected_fault(const kernel_definition& kernel, const config& values) {
   const char* spec = std::getenv("KBENCH_INJECT_TRIAL_FAULT");
   if (spec == nullptr) return {};
@@ -50,6 +53,7 @@ std::string injected_fault(const kernel_definition& kernel, const config& values
 
 constexpr auto slow_fault_ms = std::chrono::milliseconds(2);
 constexpr auto disturbed_fault_ms = std::chrono::milliseconds(20);
+constexpr auto switch_fault_ms = std::chrono::milliseconds(20);
 
 /// `target` with the sleep of a slow or disturbed fault (above) before each call, in `phase`.
 bench_target slowed_by(const std::string& fault, trial_phase phase, bench_target target) {
@@ -62,6 +66,23 @@ bench_target slowed_by(const std::string& fault, trial_phase phase, bench_target
     return inner();
   };
   return target;
+}
+
+/// The cold_after_switch fault (above): when `faults` (one per target) names it, every target records that
+/// it was the last one called, and a call of a target with the fault that follows another's sleeps
+/// switch_fault_ms first.
+void add_switch_faults(const std::vector<std::string>& faults, std::vector<bench_target>& targets) {
+  if (std::find(faults.begin(), faults.end(), "cold_after_switch") == faults.end()) return;
+  auto last_called = std::make_shared<std::size_t>(targets.size());  // none yet
+  for (std::size_t k = 0; k < targets.size(); ++k) {
+    if (!targets[k].call) continue;
+    targets[k].call = [inner = std::move(targets[k].call), k, last_called,
+                       cold = faults[k] == "cold_after_switch"] {
+      if (cold && *last_called != k) std::this_thread::sleep_for(switch_fault_ms);
+      *last_called = k;
+      return inner();
+    };
+  }
 }
 
 void act_out(const std::string& fault) {
@@ -276,7 +297,12 @@ std::vector<trial_outcome> run_trial(trial_context& context, const trial_request
   // median in `field`; a broken sync or an exception becomes the config's status.
   const auto time_together = [&](const std::vector<std::size_t>& which, double trial_outcome::*field) {
     std::vector<bench_target> targets;
-    for (std::size_t i : which) targets.push_back(timed_target(i));
+    std::vector<std::string> faults;
+    for (std::size_t i : which) {
+      targets.push_back(timed_target(i));
+      faults.push_back(injected_fault(kernel, outcomes[i].values));
+    }
+    add_switch_faults(faults, targets);
     try {
       std::vector<std::vector<double>> fitted;
       std::vector<int> violations;
@@ -305,7 +331,15 @@ std::vector<trial_outcome> run_trial(trial_context& context, const trial_request
       int repeat = 1000;  // the slowest config sets the count, so that every config fits the budget
       for (const bench_target& t : targets)
         repeat = std::min(repeat, compute_repeat(t, request.target_ms, 5, 1000));
-      const std::vector<bench_result> results = interleaved_bench(targets, repeat, /*warmup=*/2);
+      // Several configs take turns of several calls, each after an untimed one, as kbench run times the
+      // implementations it compares (bench.hpp): alternating call by call, a config that runs on both
+      // cores of the cpu backend was timed after every call of a serial one, whose idle helper it had to
+      // wake first. Seen tuning softmax_two_pass [1024,256] on a disturbed VM: GRAIN 16 took 0.08 ms alone
+      // but 0.38 ms alternated with the serial GRAIN 1024 (0.30 ms), which won; kbench run then timed
+      // GRAIN 1024 at 0.19 ms, and torch at 0.16. The slowest call is estimated from the repeat count.
+      const int per_turn =
+          targets.size() > 1 ? interleaved_calls_per_turn(request.target_ms / repeat, repeat) : 1;
+      const std::vector<bench_result> results = interleaved_bench(targets, repeat, /*warmup=*/2, per_turn);
       for (std::size_t k = 0; k < which.size(); ++k) {
         trial_outcome& out = outcomes[which[k]];
         const bench_result& r = results[k];

@@ -18,15 +18,6 @@ namespace {
 
 /// A call slower than this [ms] switches the shape to the small fixed budget (3 samples, 1 throughput batch).
 constexpr double slow_call_ms = 1000;
-/// The least timed calls per implementation before the interleaved latency switches to the next (each turn
-/// costs one more untimed call).
-constexpr int calls_per_turn = 4;
-/// [ms] how long a turn of the interleaved latency lasts at least (within 4 turns per implementation). Short
-/// turns let the other implementation's idle threads still spin through this one's calls on the cpu
-/// backend: kbench run add [512,512] on 2 cores, turns of 4 calls: kbench 0.034-0.056 ms; turns of 20 ms:
-/// 0.025-0.031 ms, its latency when run alone (0.023-0.028 ms); torch unchanged, 0.023-0.025 ms.
-constexpr double turn_ms = 20;
-
 /// Why a phase failed becomes the shape's status; the first failure wins.
 struct failure {
   shape_status status;
@@ -172,14 +163,9 @@ shape_result run_shape(const kernel_definition& kernel, std::size_t shape_index,
         for (const auto& t : targets) repeat = std::min(repeat, compute_repeat(t, options.target_ms));
       }
       // Turns of several calls, each after an untimed one (bench.hpp: the first call after a switch from
-      // torch can wait a scheduler slice on the cpu backend); slow shapes keep one call per turn.
-      // A turn lasts about turn_ms (from the slowest median latency measured above), at least
-      // calls_per_turn calls, and every implementation gets at least 4 turns.
-      int per_turn = calls_per_turn;
-      if (slowest_ms > 0) {
-        const double fill = std::min(turn_ms / slowest_ms, static_cast<double>(repeat / 4));
-        per_turn = std::max(calls_per_turn, static_cast<int>(fill));
-      }
+      // torch can wait a scheduler slice on the cpu backend), sized from the slowest median latency
+      // measured above; slow shapes keep one call per turn.
+      const int per_turn = interleaved_calls_per_turn(slowest_ms, repeat);
       // A large shape's turns also time a triad on the kbench device: the bandwidth of the same moments
       // (triad_probe.hpp). It does not change the repeat count or the turns of the implementations; it
       // only adds its own turn after theirs. A compute-bound shape gets none: its share of the memory's

@@ -343,6 +343,43 @@ TEST(TuneCli, TheDefaultConfigIsReTimedAtTheEndEvenWhenTheSearchTimedItDuringADi
   }
 }
 
+TEST(TuneCli, InterleavedTimingLeavesOutTheFirstCallAfterASwitchAsKbenchRunDoes) {
+  const auto [index, configs] = exp_shape_with_configs(3);
+  ASSERT_GE(index, 0);
+  const fs::path cache = scratch_dir("tune-cold-after-switch");
+  // One config is as fast as exp is, but its first call after another config's takes 20 ms more (as one
+  // whose helper threads fell asleep while a serial config ran); every other config takes 2 ms more a
+  // call. A caller who keeps calling it sees it fast, and kbench run times it so (turns of calls, each after
+  // an untimed one). Alternated call by call with another, every one of its calls would be a first one, and
+  // it would lose both where the search meets it with the best so far (the first config) and in the final
+  // re-timing against the default. (The gaps are wide: a loaded machine stretches the sleeps.)
+  const std::string& cold = configs[1];
+  std::string faults = "KBENCH_INJECT_TRIAL_FAULT='";
+  for (const auto& c : configs) faults += "exp|" + c + (c == cold ? "|cold_after_switch;" : "|slow;");
+  faults += "' ";
+  // 200 ms of calls: 25 or more per config even when the machine is loaded (a 2 ms sleep then takes up to
+  // 8 ms), enough for turns of 4 or more.
+  const auto r = run_kbench_env(
+      env_for(cache, faults), "tune --kernel exp --strategy exhaustive --max-evals " +
+                                  std::to_string(configs.size()) + " --shape-index " + std::to_string(index) +
+                                  " --backend cpu --tune-target-ms 200 --config-timeout 20");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("Best: " + cold), std::string::npos) << r.output;
+  const auto entry = read_json(cache_files(cache).at(0));
+  EXPECT_EQ(entry["best"].dump(), cold);
+  EXPECT_LT(entry["best_time_ms"].get<double>(), 20.0) << entry.dump();
+  // Its interleaved time with the first config is that of its own calls, not of those after a switch.
+  bool met_another = false;
+  for (const auto& l : entry["log"]) {
+    ASSERT_EQ(l["status"], "ok") << l;
+    if (l["config"].dump() == cold && l.contains("retime_ms")) {
+      met_another = true;
+      EXPECT_LT(l["retime_ms"].get<double>(), 20.0) << l;
+    }
+  }
+  EXPECT_TRUE(met_another) << entry.dump();
+}
+
 TEST(TuneCli, SimulationPrintsTheMeanAndTheSpreadOverRunsOfEveryStrategy) {
   const fs::path space = tuning_spaces_dir() / "convolution_A4000.json.gz";
   const auto r =

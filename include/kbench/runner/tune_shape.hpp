@@ -7,9 +7,10 @@
 // backend, which has nothing to compile), compiles the batch in parallel workers with a compile timeout,
 // then times each config alone in the timing worker with a per-config timeout (correctness checked first). A
 // config that comes within `retime_within` (1.5x) of the best so far is timed again in the same worker,
-// interleaved with that best (a b a b ...): it becomes the best only if it is faster there, so a config
-// timed alone during a quiet moment of the machine does not win by luck. The strategy is told every
-// config's time alone (one protocol for all). A worker that dies on a signal marks its config
+// interleaved with that best (turns of calls, each after an untimed one, as kbench run times kbench against
+// torch: bench.hpp): it becomes the best only if it is faster there, so a config timed alone during a quiet
+// moment of the machine does not win by luck. The strategy is told every config's time alone (one protocol
+// for all). A worker that dies on a signal marks its config
 // runtime_error, one that outlives its timeout is killed and marks it timeout; the search goes on. Every
 // evaluation is checkpointed to the cache entry, so an interrupted tuning resumes where it stopped. At the
 // end the best and the configs nearest to it within 1.5x (at most `retime_top` in all), plus the default
