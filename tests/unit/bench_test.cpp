@@ -228,6 +228,16 @@ TEST(InterleavedBench, TurnsOfSeveralCallsStartWithAnUntimedCall) {
   EXPECT_EQ(alone.front().samples_ms.size(), 5u);
 }
 
+TEST(InterleavedBench, TurnsLastAbout20MsWithAtLeast4CallsAnd4TurnsPerTarget) {
+  EXPECT_EQ(interleaved_calls_per_turn(0.1, 1000), 200);    // 20 ms of 0.1 ms calls
+  EXPECT_EQ(interleaved_calls_per_turn(0.001, 1000), 250);  // capped: 4 turns of the 1000 rounds
+  EXPECT_EQ(interleaved_calls_per_turn(0.1, 100), 25);
+  EXPECT_EQ(interleaved_calls_per_turn(10, 100), 4);  // at least 4 calls in a turn
+  EXPECT_EQ(interleaved_calls_per_turn(0, 100), 4);   // unknown time
+  EXPECT_EQ(interleaved_calls_per_turn(0.1, 8), 4);
+  EXPECT_EQ(interleaved_calls_per_turn(0.1, 7), 1);  // too few rounds for turns: alternate
+}
+
 TEST(InterleavedBench, ReportsViolationsPerTarget) {
   test_double::fake_async_device broken(1ms);
   broken.set_noop_wait(true);
