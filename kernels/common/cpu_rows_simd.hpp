@@ -284,7 +284,9 @@ inline constexpr std::size_t prefetch_distance = 512;
 /// and 1.08x (7 of 8); [1024,1024] (4 MiB, mostly cached) 1.00x and 1.04x. The kernels whose first pass is
 /// compute bound gained nothing measurable (12 rounds each, prefetching in the second pass): welford 0.96x,
 /// softmax_two_pass 0.99x, batch_softmax 0.97x; in softmax's first pass 1.07x (7 of 12) and 1.04x (5 of 8):
-/// they do without.
+/// they do without. Of several such passes, the longest (the one that writes y) overlaps best: layer_norm,
+/// which first asked in its variance pass, gained 1.07-1.18x more asking in its normalize pass
+/// (layer_norm/cpu.cpp).
 [[gnu::always_inline]] inline void prefetch_next_row(const float* next_row, std::size_t at) {
   constexpr std::size_t line = 16;  // [floats] per 64-byte cache line
   if (next_row != nullptr && at % line == 0) __builtin_prefetch(next_row + at, 0, 1);

@@ -3,9 +3,13 @@
 // each a sum in UNROLL vectors of W float lanes (W by the ISA parameter: 4 SSE2, 8 AVX2, 16 AVX-512; the
 // independent lanes hide the add latency and shorten the rounding chains), then a last pass writes
 // y = (x - mean) * rstd * w + b. The row (<= 16 KiB here) stays in L1/L2 between the passes; the first,
-// which reads it from memory, asks for x 2 KiB ahead of its loads (simd::prefetch_ahead), and the second
-// asks for the task's next row (simd::prefetch_next_row). STREAM = 1 writes y with non-temporal stores
-// (cpu_simd.hpp write_vectors).
+// which reads it from memory, asks for x 2 KiB ahead of its loads (simd::prefetch_ahead), and the last,
+// the longest, asks for the task's next row (simd::prefetch_next_row), as rms_norm's does. Asked for in
+// the short variance pass instead, the next row came later: [4096,4096], STREAM 1, kbench measure wall
+// medians, old/new binaries alternating, old/new per round: UNROLL 4 GRAIN 16 medians 1.07x (5 of 8 rounds
+// faster) and 1.18x (9 of 10), UNROLL 2 GRAIN 8 1.09x (10 of 12); [1024,4096] 1.00x (5 of 10). Half the
+// row in each of the two passes measured level with the last pass alone (1.00x, 6 of 12). STREAM = 1
+// writes y with non-temporal stores (cpu_simd.hpp write_vectors).
 
 #include <kbench/backends/cpu.hpp>
 #include <kbench/error.hpp>
@@ -26,11 +30,9 @@ using namespace simd;  // f32v, load, store, hsum, write_vectors (../common/cpu_
 
 constexpr float eps = 1e-5f;
 
-/// sum of (x - center)^Power over the row, Power 1 or 2; the second pass, which finds the row in L1, asks
-/// for next_row (prefetch_next_row).
+/// sum of (x - center)^Power over the row, Power 1 or 2.
 template <int W, int U, int Power>
-[[gnu::always_inline]] inline float row_moment(const float* x, std::size_t n, float center,
-                                               const float* next_row = nullptr) {
+[[gnu::always_inline]] inline float row_moment(const float* x, std::size_t n, float center) {
   constexpr std::size_t step = std::size_t{W} * U;  // [floats]
   f32v<W> acc[U] = {};
   std::size_t i = 0;
@@ -42,7 +44,6 @@ template <int W, int U, int Power>
       if constexpr (Power == 1) {
         acc[u] += d;
       } else {
-        prefetch_next_row(next_row, i + std::size_t{W} * u);
         acc[u] += d * d;
       }
     }
@@ -66,9 +67,11 @@ template <int W, int U, int Power>
 
 template <int W>
 [[gnu::always_inline]] inline void normalize_row(const float* x, const float* w, const float* b, float* y,
-                                                 std::size_t n, float mean, float rstd, bool stream) {
+                                                 std::size_t n, float mean, float rstd, bool stream,
+                                                 const float* next_row) {
   std::size_t i = write_vectors<W>(
       y, n, stream, [&](std::size_t at) __attribute__((always_inline)) {
+        prefetch_next_row(next_row, at);
         return (load<W>(x + at) - mean) * rstd * load<W>(w + at) + load<W>(b + at);
       });
   for (; i < n; ++i) y[i] = (x[i] - mean) * rstd * w[i] + b[i];
@@ -83,8 +86,9 @@ template <int W, int U>
     const float* xr = x + r * cols;
     const float mean = row_moment<W, U, 1>(xr, cols, 0.0f) / count;
     // The biased variance (divided by N), as torch's layer_norm.
-    const float var = row_moment<W, U, 2>(xr, cols, mean, next_row_in_task(x, cols, r, end)) / count;
-    normalize_row<W>(xr, w, b, y + r * cols, cols, mean, 1.0f / std::sqrt(var + eps), stream);
+    const float var = row_moment<W, U, 2>(xr, cols, mean) / count;
+    normalize_row<W>(xr, w, b, y + r * cols, cols, mean, 1.0f / std::sqrt(var + eps), stream,
+                     next_row_in_task(x, cols, r, end));
   }
   if (stream) stream_fence();
 }
