@@ -1,7 +1,7 @@
 #pragma once
 // Building blocks of the elementwise cpu kernels (exp, add, geglu, swiglu, low_mem_dropout), on top of the
-// ISA parameter, vector types and task loop of cpu_rows_simd.hpp: uint32 vectors, an exp over the whole
-// float range and a cheaper clamped one, non-temporal stores (also used by the row kernels that write a
+// ISA parameter, vector types, task loop and clamped exp of cpu_rows_simd.hpp: uint32 vectors, an exp over
+// the whole float range, non-temporal stores (also used by the row kernels that write a
 // row per row: layer_norm, rms_norm, welford, the softmaxes), and the elementwise driver `map`. Not a kernel
 // folder: it has no CMakeLists.txt; kernels include it by relative path.
 //
@@ -117,21 +117,6 @@ template <int W, class Vec>
   return i;
 }
 
-/// The shared core of the exps below: n = round(x / ln2) (out) and exp(r) for r = x - n ln2, |r| <= ln2 / 2,
-/// by Cephes' degree-7 polynomial (relative error < 1e-7). The caller clamps x and applies 2^n.
-template <int W>
-[[gnu::always_inline]] inline f32v<W> exp_reduced(const f32v<W>& x, f32v<W>& n) {
-  // round(x / ln2) by adding and subtracting 1.5 * 2^23 (the build has no -ffast-math to fold it away).
-  n = (x * 1.44269504088896341f + 12582912.0f) - 12582912.0f;
-  const f32v<W> r = (x - n * 0.693359375f) - n * -2.12194440e-4f;  // ln2 in two parts: n * ln2_hi is exact
-  f32v<W> p = r * 1.9875691500e-4f + 1.3981999507e-3f;
-  p = p * r + 8.3334519073e-3f;
-  p = p * r + 4.1665795894e-2f;
-  p = p * r + 1.6666665459e-1f;
-  p = p * r + 5.0000001201e-1f;
-  return p * r * r + r + 1.0f;
-}
-
 /// exp(x) per lane over the whole float range, Cephes' expf: x = n ln2 + r with |r| <= ln2 / 2, exp(r) by a
 /// degree-7 polynomial (relative error < 1e-7), 2^n applied with AVX-512's vscalefps (times_exp2), on the
 /// other ISAs as 2^(n/2) * 2^(n - n/2) so that both factors are normal floats over the clamped range [-104,
@@ -144,7 +129,7 @@ template <int W>
   const f32v<W> hi = f32v<W>{} + 89.0f;
   const f32v<W> x = clamp_keeping_nan<W>(arg, lo, hi);
   f32v<W> n;
-  const f32v<W> exp_r = exp_reduced<W>(x, n);
+  const f32v<W> exp_r = exp_reduced<W, 7>(x, n);
   if constexpr (W == 16) {
     return times_exp2<W>(exp_r, n);  // takes any n
   } else {
@@ -154,20 +139,6 @@ template <int W>
     const f32v<W> scale_b = std::bit_cast<f32v<W>>((ni - half + 127) << 23);
     return exp_r * scale_a * scale_b;
   }
-}
-
-/// exp(x) per lane for callers that only need results in the normal range, at 5 vector operations less than
-/// exp_full_range (one exponent scaling): x is clamped to [-87.3, 88.3], so results below 1.2e-38 come out as
-/// ~1.2e-38 and results above 1.9e38 as ~1.9e38 (in swiglu's b / (1 + exp(-b)) such an argument only
-/// moves the output by far less than an ulp). Same polynomial, relative error < 1e-7 in range.
-template <int W>
-[[gnu::always_inline]] inline f32v<W> exp_clamped(const f32v<W>& arg) {
-  const f32v<W> lo = f32v<W>{} - 87.3f;
-  const f32v<W> hi = f32v<W>{} + 88.3f;
-  const f32v<W> x = clamp_keeping_nan<W>(arg, lo, hi);
-  f32v<W> n;  // in [-126, 127]
-  const f32v<W> exp_r = exp_reduced<W>(x, n);
-  return times_exp2<W>(exp_r, n);
 }
 
 /// y[i] = op(x0 vector at i, x1 vector at i, first + i) for i in [0, n), W lanes at a time: the elementwise

@@ -21,23 +21,33 @@ namespace {
 using rows_fn = void (*)(const float* x, float* y, std::size_t first, std::size_t last, std::size_t cols,
                          bool stream);
 
-/// silu(b) = b / (1 + exp(-b)), relative error < 2e-7 (the polynomial exp). exp(-b) is clamped to [1.2e-38,
-/// 1.9e38]: silu(b) = b for b > 87.3 and ~b * 5e-39 instead of -0 for b < -88.3, both within an ulp.
+/// silu(b) = b / (1 + exp(-b)), relative error < 3e-7 (simd::exp's degree-5 polynomial: 1.7e-7). exp(-b) is
+/// clamped to [1.6e-38, 1.7e38]: silu(b) = b for b > 87, and ~b * 6e-39 for b < -88, where b * exp(b) is
+/// smaller still: both far inside the tolerance (1e-5 absolute).
 template <int W>
 [[gnu::always_inline]] inline simd::f32v<W> silu(const simd::f32v<W>& b) {
-  return b / (simd::exp_clamped<W>(-b) + 1.0f);
+  return b / (simd::exp<W>(-b) + 1.0f);
 }
 
-/// Rows [first, last) of out [M, N] from x [M, 2N].
+/// Rows [first, last) of out [M, N] from x [M, 2N]. A row reads two streams N floats apart, a and b. The next
+/// row's a starts where this row's b ends, so the hardware prefetcher carries on into it, but its b starts
+/// N floats further, from cold: the loop asks for the next row's b (in the same task) while it works on
+/// this row (simd::prefetch_next_row). kbench measure wall medians, without / with, alternating:
+/// [4096,4096] STREAM 1, ROWS 16: 1.12x (7 of 8 rounds faster), ROWS 64: 1.13x (7 of 8);
+/// [1024,4096] 1.13x (5 of 6).
 template <int W>
 [[gnu::always_inline]] inline void swiglu_rows(const float* x, float* y, std::size_t first, std::size_t last,
                                                std::size_t cols, bool stream) {
   for (std::size_t r = first; r < last; ++r) {
     const float* a = x + r * 2 * cols;
+    const float* next_b = r + 1 < last ? a + 3 * cols : nullptr;
     simd::map<W>(
         y + r * cols, a, a + cols, 0, cols, stream,
-        [](const simd::f32v<W>& av, const simd::f32v<W>& bv, std::size_t)
-            __attribute__((always_inline)) { return av * silu<W>(bv); });
+        [next_b](const simd::f32v<W>& av, const simd::f32v<W>& bv, std::size_t at)
+            __attribute__((always_inline)) {
+              simd::prefetch_next_row(next_b, at);
+              return av * silu<W>(bv);
+            });
   }
 }
 
