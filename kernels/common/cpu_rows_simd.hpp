@@ -377,9 +377,10 @@ template <int W, int Degree>
 }
 
 /// exp(x) per lane for the softmaxes and swiglu: exp_reduced of degree 5 (relative error 1.7e-7), times 2^n
-/// (times_exp2), 5 vector operations fewer than exp_full_range (cpu_simd.hpp) for the exponent scaling. x is
-/// clamped to [-87, 88] so that 2^n stays a normal float: below -87 the result is ~1.6e-38 instead of a
-/// denormal or 0, an absolute error far below any tolerance.
+/// (times_exp2) in one scaling, where exp_full_range (cpu_simd.hpp) needs two off AVX-512 (5 vector
+/// operations more). x is clamped to [-87, 88] so that 2^n stays a normal float: below -87 the result is
+/// ~1.6e-38 instead of a denormal or 0, above 88 ~1.7e38 instead of up to inf; absolute errors far below any
+/// tolerance where these callers use it (a softmax's x - max <= 0; swiglu's 1 + exp(-b), see its silu).
 template <int W>
 [[gnu::always_inline]] inline f32v<W> exp(const f32v<W>& arg) {
   const f32v<W> lo = f32v<W>{} - 87.0f;  // constants: folded into vector constants
