@@ -3,8 +3,8 @@
 // ISA parameter, vector types, task loop and clamped exp of cpu_rows_simd.hpp: uint32 vectors, an exp over
 // the whole float range, non-temporal stores (also used by the row kernels that write a row per row:
 // layer_norm, rms_norm, welford, the softmaxes), the elementwise driver `map` and its row form for the gated
-// linear units, `gated_rows`. Not a kernel folder: it
-// has no CMakeLists.txt; kernels include it by relative path.
+// linear units, `gated_rows`. Not a kernel folder: it has no CMakeLists.txt; kernels include it by relative
+// path.
 //
 // A kernel writes its vector operation once as an always_inline lambda over W-float vectors, runs it through
 // map<W> in a template, and instantiates the template in three wrappers (none, KBENCH_TARGET_AVX2,
