@@ -24,7 +24,7 @@
 
 namespace kbench::kernels::cpu_row_softmax {
 
-using namespace simd;  // f32v, load, store, vmax, hmax, hsum, exp, write_vectors
+using namespace simd;  // f32v, load, store, vmax, hmax, any_greater, hsum, exp, write_vectors
 
 // [natural-log units] how far a value may exceed the reference m before m is raised to it. Softmax is the
 // same for any m (exp(x - m) / sum exp(x - m)); m only has to keep exp(x - m) finite: <= e^8 ~ 3e3 per
@@ -56,8 +56,10 @@ template <int W, int U>
     f32v<W> top = v[0];
 #pragma GCC unroll 4
     for (int u = 1; u < U; ++u) top = vmax<W>(top, v[u]);
-    const float top_max = hmax<W>(top);
-    if (top_max > m + rescale_margin) {
+    // A compare into a mask instead of the step's horizontal max, which is needed only when m is raised:
+    // kbench measure wall medians, [1024,1024] (cache-resident), AVX-512, 1.04x (5 of 6 rounds faster).
+    if (any_greater<W>(top, m + rescale_margin)) {
+      const float top_max = hmax<W>(top);
       const float scale = std::exp(m - top_max);  // exp(-inf) = 0 on the first step, when the sums are 0
 #pragma GCC unroll 4
       for (int u = 0; u < U; ++u) acc[u] *= scale;

@@ -308,6 +308,21 @@ template <int W>
   }
 }
 
+/// Whether some lane of v is greater than `bound` (a NaN lane is not). With 16 lanes one compare into a mask
+/// register, instead of hmax's four shuffles and four maxes (inline assembly, for the reason given at
+/// times_exp2).
+template <int W>
+[[gnu::always_inline]] inline bool any_greater(const f32v<W>& v, float bound) {
+  if constexpr (W == 16) {
+    const f32v<W> threshold = f32v<W>{} + bound;
+    unsigned short mask;
+    asm("vcmpps $14, %2, %1, %0" : "=Yk"(mask) : "v"(v), "v"(threshold));  // 14: greater than
+    return mask != 0;
+  } else {
+    return hmax<W>(v) > bound;
+  }
+}
+
 /// x clamped to [lo, hi] per lane, NaN kept: (x < lo ? lo : x), then (x > hi ? hi : x). As one maxps and one
 /// minps with x as the second operand, which x86 returns when a lane holds a NaN; GCC would compile the
 /// selects to a compare and a blend each (it may only use maxps for them with -ffinite-math-only). Inline
@@ -354,7 +369,9 @@ template <int W>
 ///   (1e-5) leaves ample room. Their exp-bound loops gain: kbench measure wall medians, degree 7 / degree 5
 ///   alternating, [1024,1024] (cache-resident, compute bound) swiglu 1.28x (7 of 8 rounds faster),
 ///   softmax_two_pass 1.11x (5 of 6); [4096,4096] softmax_two_pass 1.11x (7 of 8), batch_softmax
-///   [16,1024,1024] 1.05x (6 of 8), swiglu 0.99x (3 of 8: memory bound there).
+///   [16,1024,1024] 1.05x (6 of 8), swiglu 0.99x (3 of 8: memory bound there). Its last steps are
+///   1 + r (1 + p r), two multiply-adds, where degree 7 keeps Cephes' 1 + r + p r^2 (three operations):
+///   1.66e-7 against 1.78e-7 by the same evaluation.
 template <int W, int Degree>
 [[gnu::always_inline]] inline f32v<W> exp_reduced(const f32v<W>& x, f32v<W>& n) {
   static_assert(Degree == 5 || Degree == 7, "exp_reduced: degree 5 or 7");
@@ -368,24 +385,35 @@ template <int W, int Degree>
     p = p * r + 4.1665795894e-2f;
     p = p * r + 1.6666665459e-1f;
     p = p * r + 5.0000001201e-1f;
+    return p * r * r + r + 1.0f;
   } else {
     p = r * 8.333837950e-3f + 4.189857794e-2f;
     p = p * r + 1.666688638e-1f;
     p = p * r + 4.999914257e-1f;
+    return (p * r + 1.0f) * r + 1.0f;
   }
-  return p * r * r + r + 1.0f;
 }
 
 /// exp(x) per lane for the softmaxes and swiglu: exp_reduced of degree 5 (relative error 1.7e-7), times 2^n
 /// (times_exp2) in one scaling, where exp_full_range (cpu_simd.hpp) needs two off AVX-512 (5 vector
-/// operations more). x is clamped to [-87, 88] so that 2^n stays a normal float: below -87 the result is
-/// ~1.6e-38 instead of a denormal or 0, above 88 ~1.7e38 instead of up to inf; absolute errors far below any
+/// operations more). x is raised to -87 (NaN kept): below, the result is ~1.6e-38 instead of a denormal or 0
+/// (and -inf gives that rather than NaN from inf - inf in the reduction); absolute errors far below any
 /// tolerance where these callers use it (a softmax's x - max <= 0; swiglu's 1 + exp(-b), see its silu).
+/// Below 16 lanes x is also lowered to 88 so that 2^n stays a normal float (~1.7e38 instead of up to inf);
+/// vscalefps takes any n and overflows to inf itself, so AVX-512 saves that minps. With the two-step tail
+/// of exp_reduced, kbench measure wall medians, old/new alternating, cache-resident [1024,1024], AVX-512:
+/// softmax_two_pass 1.15x (6 of 6 rounds faster), swiglu 1.09x (5 of 6); both with softmax's mask
+/// compare (cpu_row_softmax.hpp), batch_softmax [4,512,512] 1.27x (5 of 6).
 template <int W>
 [[gnu::always_inline]] inline f32v<W> exp(const f32v<W>& arg) {
   const f32v<W> lo = f32v<W>{} - 87.0f;  // constants: folded into vector constants
   const f32v<W> hi = f32v<W>{} + 88.0f;
-  const f32v<W> x = clamp_keeping_nan<W>(arg, lo, hi);
+  f32v<W> x;
+  if constexpr (W == 16) {
+    asm("vmaxps %2, %1, %0" : "=v"(x) : "v"(lo), "v"(arg));
+  } else {
+    x = clamp_keeping_nan<W>(arg, lo, hi);
+  }
   f32v<W> n;
   const f32v<W> exp_r = exp_reduced<W, 5>(x, n);
   return times_exp2<W>(exp_r, n);
