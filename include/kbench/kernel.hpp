@@ -67,8 +67,9 @@ struct kernel_definition {
   /// its GFLOP/s instead of its share of the memory bandwidth (runner::shape_result::compute_bound).
   std::function<double(const kbench::shape&)> flops;
   std::vector<implementation> implementations;
-  /// SHA-256 of the kernel folder's files (set by the build, kbench_add_kernel), so that a tuning-cache
-  /// entry is not reused after the kernel's code changed. Empty when the build did not set it.
+  /// SHA-256 of the files of the kernel's folder and of kernels/common, which kernels include (set by the
+  /// build, kbench_add_kernel), so that a tuning-cache entry is not reused after the kernel's code or a
+  /// shared helper changed. Empty when the build did not set it.
   std::string source_hash;
 
   /// The implementation for `backend`, or nullptr when the kernel has none.

@@ -32,7 +32,7 @@ struct cache_key {
   std::string backend;         // "opencl"
   std::string device;          // device name
   std::string driver;          // driver / runtime version
-  std::string source_hash;     // SHA-256 of the kernel folder (kernel_definition::source_hash)
+  std::string source_hash;     // SHA-256 of the kernel folder + kernels/common (kernel_definition)
   std::string space_hash;      // tune::space::definition_hash_text()
   std::string kbench_version;  // KBENCH_VERSION
 
