@@ -64,6 +64,13 @@ std::string ms_cell(const std::optional<runner::impl_result>& r) {
   return fmt::format("{:.4f}", r->median_latency_ms());
 }
 
+// The % triad cell: kbench's share of the triad timed in its turns, and that triad's bandwidth, which on a
+// shared host can be far from the calibrated one (on the development VM it jumped between about 47 and 77
+// GB/s from one shape to the next), so that a reader sees which the share was taken against.
+std::string triad_cell(double share, double triad_gbps) {
+  return fmt::format("{:.0f}% of {:.0f} GB/s", 100.0 * share, triad_gbps);
+}
+
 nlohmann::json records_of(const runner::shape_result& r, const std::string& effort, std::int64_t timestamp,
                           const std::optional<calibration>& peak) {
   nlohmann::json records = nlohmann::json::array();
@@ -346,7 +353,7 @@ int run(const run_command& command) {
     table.add_row({r.kernel, r.shape, std::string(to_string(r.status)), ms_cell(r.kbench), ms_cell(r.torch),
                    s ? fmt::format("{:.2f}x", s->ratio) : "-",
                    s ? fmt::format("{:.2f}-{:.2f} {}", s->low, s->high, s->verdict()) : "-", bw_cell,
-                   same_turns ? fmt::format("{:.0f}%", 100.0 * *same_turns) : "-"});
+                   same_turns ? triad_cell(*same_turns, r.triad->gbps().value_or(0)) : "-"});
     if (r.status == runner::shape_status::ok) {
       ++passed;
       if (s && s->ratio > 0) {
@@ -408,7 +415,8 @@ int run(const run_command& command) {
     fmt::print(
         "% triad: shapes moving >= {:g} MiB per call only: kbench's bandwidth against a triad of the same\n"
         "stores timed in the same interleaved turns (the memory's bandwidth at those moments, not its "
-        "best)\n",
+        "best),\n"
+        "whose own GB/s follows \"of\": on a shared host it can move far from the calibrated triad\n",
         triad_probe_min_bytes(options.triad_min_bytes) / (1024.0 * 1024.0));
   }
   if (!baseline_forms.empty()) {

@@ -70,8 +70,13 @@ TEST(CliRun, ALargeShapeIsComparedWithATriadTimedInItsTurns) {
   const auto r = run("--kernel exp --backend cpu --shape-index 6 --target-ms 5 --triad-min-mib 64 --output " +
                      json.string());
   ASSERT_EQ(r.exit_code, 0) << r.output;
-  EXPECT_TRUE(std::regex_search(r.output, std::regex(R"(exp +\| \[16777216\] .*\| [0-9]+% +\| [0-9]+%\n)")))
+  // The % triad cell: the share, and the GB/s of the triad it was taken against.
+  std::smatch cell;
+  ASSERT_TRUE(std::regex_search(
+      r.output, cell, std::regex(R"(exp +\| \[16777216\] .*\| [0-9]+% +\| ([0-9]+)% of ([0-9]+) GB/s *\n)")))
       << r.output;
+  const double shown_percent = std::stod(cell[1].str());
+  const double shown_triad_gbps = std::stod(cell[2].str());
   EXPECT_NE(r.output.find("% triad: shapes moving >= 64 MiB per call only"), std::string::npos) << r.output;
   int bandwidth_records = 0;
   double kbench_gbps = 0;
@@ -95,6 +100,8 @@ TEST(CliRun, ALargeShapeIsComparedWithATriadTimedInItsTurns) {
     const double triad_gbps = metric.at("extra_info").at("triad_same_turns_gbps");
     EXPECT_GT(triad_gbps, 0) << metric;
     EXPECT_NEAR(share, kbench_gbps / triad_gbps, 1e-9 * share) << metric;
+    EXPECT_NEAR(shown_percent, 100 * share, 0.5) << metric;  // the table rounds to whole numbers
+    EXPECT_NEAR(shown_triad_gbps, triad_gbps, 0.5) << metric;
   }
   EXPECT_EQ(share_records, 1);
 }
