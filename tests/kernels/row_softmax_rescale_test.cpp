@@ -3,8 +3,8 @@
 // rescaling the sums then. Random inputs almost never raise it after a row's first step, so these rows do, at
 // every place a raise can happen: a steady ramp (a raise every few steps), and pairs of spikes 100 and 99
 // above the rest, in the unrolled steps, in the whole vectors after them and in the scalar tail. Without the
-// raises exp(x - m) saturates (the vector exp clamps at 88) and the two spikes get 0.5 each instead of
-// 0.73 / 0.27.
+// raises exp(x - m) saturates (below 16 lanes the vector exp clamps at 88, and the two spikes get 0.5 each
+// instead of 0.73 / 0.27) or overflows (AVX-512: inf / inf, NaN).
 
 #include "cpu_config_combinations.hpp"
 
