@@ -262,8 +262,9 @@ inline constexpr std::size_t prefetch_distance = 512;
 /// then reads x and nothing else from memory). With STREAM 0, pass 1 also stores into y, and the gain
 /// shrinks: kbench run softmax_two_pass [4096,4096] default config, % triad 52-63% -> 66-69% (3 rounds), but
 /// batch_softmax 0.81-1.02x (GRAIN 16) and 0.68-1.24x (GRAIN 256), medians 0.98x and 0.96x, not told apart
-/// from the noise. rms_norm and welford 0.92-1.35x over 8 rounds, some faster and some slower: they do
-/// without.
+/// from the noise. rms_norm and welford 0.92-1.35x over 8 rounds, some faster and some slower: they did
+/// without, until welford measured 1.065x (10 of 10 rounds faster) at [4096,4096] with its tuned config
+/// (welford/cpu.cpp).
 [[gnu::always_inline]] inline void prefetch_ahead(const float* p, std::size_t floats) {
   const auto ahead = reinterpret_cast<std::uintptr_t>(p) + prefetch_distance * sizeof(float);
   constexpr std::size_t line = 64;  // [bytes]
