@@ -408,12 +408,11 @@ template <int W, int Degree>
 template <int W>
 [[gnu::always_inline]] inline f32v<W> exp(const f32v<W>& arg) {
   const f32v<W> lo = f32v<W>{} - 87.0f;  // constants: folded into vector constants
-  const f32v<W> hi = f32v<W>{} + 88.0f;
   f32v<W> x;
   if constexpr (W == 16) {
     asm("vmaxps %2, %1, %0" : "=v"(x) : "v"(lo), "v"(arg));
   } else {
-    x = clamp_keeping_nan<W>(arg, lo, hi);
+    x = clamp_keeping_nan<W>(arg, lo, f32v<W>{} + 88.0f);
   }
   f32v<W> n;
   const f32v<W> exp_r = exp_reduced<W, 5>(x, n);
