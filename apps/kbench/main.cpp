@@ -2,6 +2,7 @@
 
 #include <kbench/build_config.hpp>
 #include <kbench/error.hpp>
+#include <kbench/runner/worker_process.hpp>
 
 #include "commands.hpp"
 #include "subcommand.hpp"
@@ -142,7 +143,10 @@ int main(int argc, char** argv) {
   try {
     if (list_kernels_flag || *list) return kbench::cli::list_kernels();
     if (*devices) return kbench::cli::list_devices();
-    if (*measure) return kbench::cli::measure(m);
+    if (*measure) {
+      kbench::runner::exec_self_with_worker_environment(argv);  // torch is timed in this process
+      return kbench::cli::measure(m);
+    }
     if (*run) return run_list ? kbench::cli::list_kernels() : kbench::cli::run(r);
     if (*worker) return kbench::cli::worker(w);
     if (*calibrate) return kbench::cli::calibrate(c);

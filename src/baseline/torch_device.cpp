@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <thread>
 
 namespace kbench {
@@ -33,7 +34,12 @@ class torch_device final : public device {
     use_every_core();
     m_info = cpu::open_device()->info();
     m_info.backend = backend_kind::torch;
-    m_info.platform = fmt::format("libtorch {} (ATen CPU, {} threads)", TORCH_VERSION, at::get_num_threads());
+    // The spin count of torch's OpenMP threads, when set, changes the timings of whatever runs after a torch
+    // call (runner/worker_process.hpp), so the record names it.
+    const char* spin_count = std::getenv("GOMP_SPINCOUNT");
+    m_info.platform =
+        fmt::format("libtorch {} (ATen CPU, {} threads{})", TORCH_VERSION, at::get_num_threads(),
+                    spin_count == nullptr ? "" : fmt::format(", GOMP_SPINCOUNT={}", spin_count));
     m_info.driver_version = TORCH_VERSION;
     m_info.compute_units = static_cast<unsigned>(at::get_num_threads());
   }

@@ -8,10 +8,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <fmt/core.h>
+
 #include <array>
 #include <cerrno>
 #include <chrono>
 #include <climits>
+#include <cstdlib>
 #include <cstring>
 
 extern char** environ;
@@ -58,6 +61,27 @@ std::vector<std::string> worker_environment() {
   }
   if (!spin_count_set) env.emplace_back(std::string("GOMP_SPINCOUNT=") + worker_gomp_spin_count);
   return env;
+}
+
+void exec_self_with_worker_environment(char** argv) {
+  if (std::getenv("GOMP_SPINCOUNT") != nullptr) return;
+  std::string path;
+  try {
+    path = self_executable();
+  } catch (const error& e) {
+    fmt::print(stderr, "[kbench] note: {}; torch's OpenMP threads keep libgomp's default spin count\n",
+               e.what());
+    return;
+  }
+  std::vector<std::string> env = worker_environment();
+  std::vector<char*> envp;
+  for (auto& e : env) envp.push_back(e.data());
+  envp.push_back(nullptr);
+  ::execve(path.c_str(), argv, envp.data());
+  fmt::print(stderr,
+             "[kbench] note: could not run {} again with GOMP_SPINCOUNT={} ({}); torch's OpenMP threads keep "
+             "libgomp's default spin count\n",
+             path, worker_gomp_spin_count, std::strerror(errno));
 }
 
 pid_t spawn_worker(const std::vector<std::string>& argv, int stdin_fd, int stdout_fd, int stderr_fd) {

@@ -143,6 +143,18 @@ TEST(Cli, MeasureWritesOneV3RecordPerImplementationAndMetric) {
   }
 }
 
+// measure times torch in its own process, so it runs itself again with the workers' short libgomp spin count
+// (runner/worker_process.hpp) unless the user set one; torch's device line names the count in effect.
+TEST(Cli, MeasureRunsTorchWithTheWorkersOpenmpSpinCountUnlessOneIsSet) {
+  const std::string args = "measure --kernel add --shape [128,128] --backend cpu,torch --repeat 10";
+  const auto unset = run_kbench_env("env -u GOMP_SPINCOUNT ", args);
+  ASSERT_EQ(unset.exit_code, 0) << unset.output;
+  EXPECT_NE(unset.output.find(" threads, GOMP_SPINCOUNT=10000)"), std::string::npos) << unset.output;
+  const auto set = run_kbench_env("GOMP_SPINCOUNT=123 ", args);
+  ASSERT_EQ(set.exit_code, 0) << set.output;
+  EXPECT_NE(set.output.find(", GOMP_SPINCOUNT=123)"), std::string::npos) << set.output;
+}
+
 TEST(Cli, InjectedSyncFaultIsShownAsAFailureAndExitsNonZero) {
   const auto dir = scratch_dir("fault");
   const auto json = dir / "r.json";
