@@ -47,6 +47,10 @@ std::size_t median_ci_rank(std::size_t n) {
 
 }  // namespace
 
+double relative_spread(const summary& s) {
+  return s.median > 0 ? s.iqr / (2 * s.median) : 0.0;
+}
+
 double quantile(std::span<const double> samples, double q) {
   if (samples.empty()) {
     KBENCH_THROW("quantile of an empty sample set");

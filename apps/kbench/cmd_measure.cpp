@@ -44,7 +44,7 @@ const shape& choose_shape(const kernel_definition& kernel, const measure_command
 
 std::string with_spread(const summary& s) {
   if (s.count == 0) return "-";
-  return fmt::format("{:.4f} ±{:.1f}%", s.median, 100.0 * s.cv);
+  return fmt::format("{:.4f} ±{:.1f}%", s.median, 100.0 * relative_spread(s));
 }
 
 std::string sync_cell(const measurement& t) {
@@ -183,7 +183,8 @@ int measure(const measure_command& command) {
   }
   fmt::print("\n{}", table.render());
   fmt::print(
-      "medians ±coefficient of variation; overhead = wall - device; capture = calls whose device work had "
+      "medians ±half their interquartile range (the JSON also holds the cv); overhead = wall - device; "
+      "capture = calls whose device work had "
       "finished with timestamps when the timed window closed\n");
   for (const auto& note : notes) fmt::print("  ! {}\n", note);
   if (failures > 0) {

@@ -18,6 +18,10 @@ struct summary {
   double cv = 0;  // coefficient of variation = stdev / mean [fraction]
 };
 
+/// Half the interquartile range over the median [fraction] (0 when the median is 0): the spread kbench
+/// prints beside a median. Unlike the coefficient of variation, a few preempted samples barely move it.
+[[nodiscard]] double relative_spread(const summary& s);
+
 /// Quantile q in [0, 1] of `samples` by linear interpolation between order statistics (numpy "linear").
 /// Throws kbench::error on an empty sample set or q outside [0, 1].
 [[nodiscard]] double quantile(std::span<const double> samples, double q);
