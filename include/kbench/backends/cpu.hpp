@@ -3,6 +3,7 @@
 // which may split loops over a thread pool. Launch returns at once with an event, like a device stream.
 // Device time = the worker's steady clock around the execution.
 
+#include <kbench/backends/cpu_kernel.hpp>
 #include <kbench/device.hpp>
 #include <kbench/event.hpp>
 
@@ -27,8 +28,6 @@ class parallel_context {
  private:
   thread_pool& m_pool;
 };
-
-using cpu_kernel = std::function<void(const parallel_context&)>;
 
 /// Host memory seen as device memory of the cpu backend (64-byte aligned).
 class host_buffer : public buffer {

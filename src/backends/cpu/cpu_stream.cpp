@@ -91,6 +91,7 @@ event_ptr cpu_stream::enqueue(cpu_kernel kernel) {
   s.done = std::move(done);  // drops the slot's last event here, on the host, which allocated it
   s.kernel = std::move(kernel);
   event_ptr result = s.done;
+  s.ready.store(index + 1, std::memory_order_release);  // a polling dispatcher starts from here
   m_published.store(index + 1, std::memory_order_seq_cst);
   // seq_cst pairs with the dispatcher's store of m_dispatcher_sleeping and load of m_published: either it
   // sees this launch before it sleeps, or this sees it asleep and wakes it.
@@ -133,28 +134,37 @@ void cpu_stream::dispatch_loop() {
   bind_current_thread(m_dispatcher_cpu);
   const parallel_context context(m_pool);
   for (std::uint64_t next = 0;; ++next) {
-    std::uint64_t published = m_published.load(std::memory_order_acquire);
-    if (published == next) {
+    slot& s = m_slots[next % capacity];
+    const auto launched = [&] { return s.ready.load(std::memory_order_acquire) == next + 1; };
+    if (!launched()) {
       // Poll briefly before sleeping, as cpu_event::wait does: a launch that follows within the budget (the
       // timed loops launch back to back) then starts without the ~30 us futex wake-up inside the timed
       // window. Bound to its own cpu, the dispatcher spins: nobody it waits for needs that core (poll.hpp).
-      (void)poll_until([&] { return m_published.load(std::memory_order_acquire) != next; },
-                       [this] {
-                         if (m_dispatcher_cpu >= 0) {
-                           cpu_relax();
-                         } else {
-                           std::this_thread::yield();
-                         }
-                       });
-      m_dispatcher_sleeping.store(true, std::memory_order_seq_cst);
-      while ((published = m_published.load(std::memory_order_seq_cst)) == next) {
-        m_published.wait(next, std::memory_order_seq_cst);
+      // It polls the slot's flag (see the header), and the counter only for the stop bit.
+      (void)poll_until(
+          [&] { return launched() || (m_published.load(std::memory_order_relaxed) & stop_bit) != 0; },
+          [this] {
+            if (m_dispatcher_cpu >= 0) {
+              cpu_relax();
+            } else {
+              std::this_thread::yield();
+            }
+          });
+      if (!launched()) {
+        std::uint64_t published = m_published.load(std::memory_order_seq_cst);
+        if (published == next) {
+          m_dispatcher_sleeping.store(true, std::memory_order_seq_cst);
+          while ((published = m_published.load(std::memory_order_seq_cst)) == next) {
+            m_published.wait(next, std::memory_order_seq_cst);
+          }
+          m_dispatcher_sleeping.store(false, std::memory_order_relaxed);
+        }
+        if ((published & ~stop_bit) == next) return;  // stopping, and everything queued has run
+        // Published after next: the host set the slot's flag before the counter (release), so this load,
+        // after the counter's, sees it.
       }
-      m_dispatcher_sleeping.store(false, std::memory_order_relaxed);
     }
-    if ((published & ~stop_bit) == next) return;  // stopping, and everything queued has run
 
-    slot& s = m_slots[next % capacity];
     bool failed = false;
     std::exception_ptr error;
     const std::int64_t start_ns = steady_now_ns();
