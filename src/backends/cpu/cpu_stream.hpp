@@ -6,9 +6,9 @@
 // finished (written by the dispatcher), each on its own cache line, so that a launch takes no lock shared
 // with the dispatcher: a round trip moves a few cache lines between the two cores and nothing else. Every
 // line counts: on the VM this was built on, one cache line's round trip between the two cores takes about
-// 100 ns or about 430 ns, depending on where the hypervisor puts them. So a waiting dispatcher polls the flag
-// in the next slot, which shares its two lines with the kernel's closure and event, rather than the counter
-// and then the slot and then a closure on the heap, three lines one after the other.
+// 50, 100 or 430 ns, depending on where the hypervisor puts them (README, Backends). So a waiting dispatcher
+// polls the flag in the next slot, which shares its two lines with the kernel's closure and event, rather
+// than the counter and then the slot and then a closure on the heap, three lines one after the other.
 
 #include <kbench/backends/cpu.hpp>
 #include <kbench/event.hpp>
