@@ -10,6 +10,8 @@
 #include <atomic>
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
+#include <memory>
 #include <mutex>
 #include <numeric>
 #include <thread>
@@ -134,6 +136,23 @@ TEST(HostBuffer, RoundTripsDataAndRejectsOversizedCopies) {
   float big[8] = {};
   EXPECT_THROW(b.write(big, sizeof(big)), kbench::error);
   EXPECT_THROW(b.read(big, sizeof(big)), kbench::error);
+}
+
+// Every operand starts on a page (and a buffer of a huge page or more on a huge page), whatever the heap held
+// before, so that a kernel's operands have the same layout in every process (host_buffer.cpp).
+TEST(HostBuffer, StartsOnAPageWhateverWasAllocatedBefore) {
+  constexpr std::uintptr_t page = 4096;
+  constexpr std::uintptr_t huge_page = std::uintptr_t{2} << 20;
+  std::vector<std::unique_ptr<char[]>> clutter;  // odd-sized heap blocks between the buffers
+  std::vector<std::unique_ptr<host_buffer>> buffers;
+  for (const std::size_t bytes : {std::size_t{1}, std::size_t{100}, std::size_t{4097}, std::size_t{65536},
+                                  std::size_t{1} << 20, (std::size_t{2} << 20) - 1, std::size_t{2} << 20}) {
+    clutter.push_back(std::make_unique<char[]>(bytes % 977 + 24));
+    buffers.push_back(std::make_unique<host_buffer>(bytes));
+    const auto address = reinterpret_cast<std::uintptr_t>(buffers.back()->data());
+    EXPECT_EQ(address % page, 0u) << bytes << " bytes";
+    if (bytes >= huge_page) EXPECT_EQ(address % huge_page, 0u) << bytes << " bytes";
+  }
 }
 
 TEST(HostBuffer, FillSetsEveryByte) {

@@ -29,7 +29,7 @@ class parallel_context {
   thread_pool& m_pool;
 };
 
-/// Host memory seen as device memory of the cpu backend (64-byte aligned).
+/// Host memory seen as device memory of the cpu backend: page-aligned (4 KiB; 2 MiB from 2 MiB up).
 class host_buffer : public buffer {
  public:
   explicit host_buffer(std::size_t bytes);
