@@ -319,12 +319,17 @@ std::vector<trial_outcome> run_trial(trial_context& context, const trial_request
                 fmt::format("{} waits returned before the work finished: timing invalid", violations[k]);
             continue;
           }
-          out.*field = summarize(fitted[k]).median;
+          const summary fit = summarize(fitted[k]);
+          out.*field = fit.median;
+          if (field == &trial_outcome::time_ms) {
+            out.time_ci_low_ms = fit.median_ci_low;
+            out.time_ci_high_ms = fit.median_ci_high;
+          }
           out.samples += fitted[k].size();
           out.message = fmt::format(
               "timed from {} call(s) only: calls of {:.4g} ms leave no room for the full timing in the "
               "trial's limit of {:g} s",
-              fitted[k].size(), summarize(fitted[k]).median, request.time_limit_s);
+              fitted[k].size(), fit.median, request.time_limit_s);
         }
         return;
       }
@@ -350,6 +355,10 @@ std::vector<trial_outcome> run_trial(trial_context& context, const trial_request
           continue;
         }
         out.*field = r.stats.median;
+        if (field == &trial_outcome::time_ms) {
+          out.time_ci_low_ms = r.stats.median_ci_low;
+          out.time_ci_high_ms = r.stats.median_ci_high;
+        }
         out.samples += r.samples_ms.size();
       }
     } catch (const std::exception& e) {

@@ -31,6 +31,8 @@ void to_json(json& j, const trial_outcome& t) {
        {"status", std::string(tune::to_string(t.status))},
        {"time_ms", t.time_ms},
        {"retime_ms", t.retime_ms},
+       {"time_ci_low_ms", t.time_ci_low_ms},
+       {"time_ci_high_ms", t.time_ci_high_ms},
        {"samples", t.samples},
        {"build_s", t.build_s},
        {"message", t.message}};
@@ -41,6 +43,8 @@ void from_json(const json& j, trial_outcome& t) {
   t.status = tune::parse_eval_status(j.at("status").get<std::string>());
   t.time_ms = j.at("time_ms").get<double>();
   t.retime_ms = j.value("retime_ms", 0.0);
+  t.time_ci_low_ms = j.value("time_ci_low_ms", 0.0);
+  t.time_ci_high_ms = j.value("time_ci_high_ms", 0.0);
   t.samples = j.at("samples").get<std::size_t>();
   t.build_s = j.at("build_s").get<double>();
   t.message = j.at("message").get<std::string>();

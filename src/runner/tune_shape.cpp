@@ -1,12 +1,14 @@
 #include <kbench/build_config.hpp>
 #include <kbench/error.hpp>
 #include <kbench/runner/config_trial.hpp>
+#include <kbench/runner/final_pick.hpp>
 #include <kbench/runner/trial_server.hpp>
 #include <kbench/runner/tune_shape.hpp>
 #include <kbench/runner/worker_process.hpp>
 #include <kbench/tune/strategy.hpp>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <chrono>
@@ -321,21 +323,32 @@ tuning_outcome choose_config(const kernel_definition& kernel, std::size_t shape_
       request.time_limit_s =
           trial_time_limit_s(timeout_s, options.budget.time_budget_s, seconds_since(started));
       const auto retimed = server.run(request, timeout_s);
-      const trial_outcome* fastest = nullptr;
-      for (const auto& r : retimed) {
-        if (r.status == eval_status::ok && (fastest == nullptr || r.time_ms < fastest->time_ms)) fastest = &r;
-      }
+      const std::optional<final_pick> pick = pick_final(retimed, space);
       // Each candidate's time there, so that the pick can be followed (and the default's against it).
-      for (const auto& r : retimed) {
+      for (std::size_t i = 0; i < retimed.size(); ++i) {
+        const trial_outcome& r = retimed[i];
         const std::string time = r.status == eval_status::ok
-                                     ? fmt::format("{:.4f} ms", r.time_ms)
+                                     ? fmt::format("{:.4f} ms (99% interval of the median {:.4f}-{:.4f})",
+                                                   r.time_ms, r.time_ci_low_ms, r.time_ci_high_ms)
                                      : fmt::format("{}: {}", tune::to_string(r.status), r.message);
-        tell(fmt::format("    {} {}{}", to_json_text(r.values), time,
-                         r.values == default_config ? " (the default config)" : ""));
+        const bool tied = pick && pick->by_preference() &&
+                          std::find(pick->tied.begin(), pick->tied.end(), i) != pick->tied.end();
+        tell(fmt::format("    {} {}{}{}", to_json_text(r.values), time,
+                         r.values == default_config ? " (the default config)" : "",
+                         tied ? " (ties with the fastest)" : ""));
       }
-      if (fastest != nullptr) {
-        outcome.chosen = fastest->values;
-        outcome.best_time_ms = fastest->time_ms;
+      if (pick) {
+        const trial_outcome& chosen = retimed[pick->chosen];
+        if (pick->by_preference()) {
+          std::vector<std::string> preferred;
+          for (const auto& p : space.parameters()) {
+            if (p.prefers_higher_on_tie()) preferred.push_back(p.name());
+          }
+          tell(fmt::format("  picked {}: it ties with the fastest, and a higher {} is preferred on a tie",
+                           to_json_text(chosen.values), fmt::join(preferred, ", ")));
+        }
+        outcome.chosen = chosen.values;
+        outcome.best_time_ms = chosen.time_ms;
       } else {
         outcome.warnings.push_back(fmt::format("the final re-timing failed ({}); the search's best is kept",
                                                retimed.empty() ? "no result" : retimed.front().message));

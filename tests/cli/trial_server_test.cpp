@@ -73,7 +73,13 @@ TEST(TrialServer, TrialsThatPassShareOneWorker) {
   for (const auto& c : configs) retime.configs.push_back(parse_config_text(c));
   const auto retimed = server.run(retime, 60);
   ASSERT_EQ(retimed.size(), 2u);
-  for (const auto& o : retimed) EXPECT_EQ(o.status, eval_status::ok) << o.message;
+  for (const auto& o : retimed) {
+    EXPECT_EQ(o.status, eval_status::ok) << o.message;
+    // The final pick compares these intervals (final_pick.hpp): they come back through the worker's line.
+    EXPECT_GT(o.time_ci_low_ms, 0);
+    EXPECT_LE(o.time_ci_low_ms, o.time_ms);
+    EXPECT_GE(o.time_ci_high_ms, o.time_ms);
+  }
   EXPECT_EQ(server.workers_started(), 1);
 }
 

@@ -39,8 +39,10 @@ struct trial_request {
 struct trial_outcome {
   config values;
   tune::eval_status status = tune::eval_status::ok;
-  double time_ms = 0;    // [ms] median synchronized wall latency; 0 unless timed and ok
-  double retime_ms = 0;  // [ms] median when timed interleaved with the incumbent (time phase); 0 if not
+  double time_ms = 0;          // [ms] median synchronized wall latency; 0 unless timed and ok
+  double retime_ms = 0;        // [ms] median when timed interleaved with the incumbent (time phase); 0 if not
+  double time_ci_low_ms = 0;   // [ms] 99% distribution-free confidence interval of time_ms (the median);
+  double time_ci_high_ms = 0;  // 0 unless timed and ok
   std::size_t samples = 0;
   double build_s = 0;   // [s] binding (program build) time
   std::string message;  // why it failed

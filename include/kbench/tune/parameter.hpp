@@ -34,6 +34,16 @@ class parameter {
     return *this;
   }
 
+  /// Marks a parameter whose higher values the final pick prefers among configs it cannot tell apart (their
+  /// re-timed medians lie within the 99% interval of the fastest's; runner/final_pick.hpp): e.g. the wider
+  /// vector ISA, which a memory-bound kernel needs once the memory gets faster but which ties with the
+  /// narrower one while it is slow. The search itself ignores the mark, and so does the space hash (it picks
+  /// among the same configs).
+  parameter& prefer_higher_on_tie(bool on = true) {
+    m_prefer_higher_on_tie = on;
+    return *this;
+  }
+
   [[nodiscard]] const std::string& name() const { return m_name; }
   [[nodiscard]] parameter_kind kind() const { return m_kind; }
   [[nodiscard]] const std::vector<std::int64_t>& values() const { return m_values; }
@@ -41,6 +51,7 @@ class parameter {
   [[nodiscard]] const std::vector<std::string>& labels() const { return m_labels; }
   [[nodiscard]] std::size_t size() const { return m_values.size(); }
   [[nodiscard]] bool is_block_size() const { return m_block_size; }
+  [[nodiscard]] bool prefers_higher_on_tie() const { return m_prefer_higher_on_tie; }
   /// Numeric parameters have an order (a step goes to the next value); enums and booleans do not (every
   /// other value is one step away).
   [[nodiscard]] bool is_ordered() const {
@@ -59,6 +70,7 @@ class parameter {
   std::vector<std::int64_t> m_values;
   std::vector<std::string> m_labels;
   bool m_block_size = false;
+  bool m_prefer_higher_on_tie = false;
 };
 
 }  // namespace kbench::tune
