@@ -332,7 +332,7 @@ TEST(TuneCli, TheDefaultConfigIsReTimedAtTheEndEvenWhenTheSearchTimedItDuringADi
   EXPECT_TRUE(std::regex_search(
       r.output,
       std::regex("\n    " + std::regex_replace(default_config, std::regex(R"([{}\[\]])"), R"(\$&)") +
-                 R"( [0-9.]+ ms \(the default config\)\n)")))
+                 R"( [0-9.]+ ms \(99% interval of the median [0-9.]+-[0-9.]+\) \(the default config\)\n)")))
       << r.output;
   const auto entry = read_json(cache_files(cache).at(0));
   EXPECT_EQ(entry["best"].dump(), default_config);
