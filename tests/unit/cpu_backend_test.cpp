@@ -69,6 +69,27 @@ TEST(CpuBackend, KernelsRunInLaunchOrderAndBarrierWaitsForAll) {
   EXPECT_EQ(order, expected);
 }
 
+TEST(CpuBackend, ABarrierAfterMoreShortKernelsThanTheQueueHoldsWaitsForAll) {
+  // Kernels of ~1 us, more than the queue's capacity: the launches wait for slots, and the barrier finds a
+  // full queue that takes longer than one poll budget to run, which it waits out by polling while launches
+  // keep finishing (cpu_stream::wait_until_finished).
+  cpu_device device(2);
+  std::atomic<int> ran{0};
+  std::vector<event_ptr> events;
+  constexpr int launches = 3000;
+  for (int i = 0; i < launches; ++i) {
+    events.push_back(device.launch([&ran, i](const parallel_context&) {
+      const auto until = std::chrono::steady_clock::now() + 1us;
+      while (std::chrono::steady_clock::now() < until) {
+      }
+      EXPECT_EQ(ran.fetch_add(1), i) << "launch order";
+    }));
+  }
+  device.barrier();
+  EXPECT_EQ(ran.load(), launches);
+  for (const auto& e : events) ASSERT_TRUE(e->is_complete());
+}
+
 TEST(CpuBackend, AKernelThatThrowsCompletesWithoutTimestampsAndBarrierRethrows) {
   cpu_device device(2);
   event_ptr bad = device.launch([](const parallel_context&) { throw std::runtime_error("kernel fault"); });
@@ -151,7 +172,9 @@ TEST(HostBuffer, StartsOnAPageWhateverWasAllocatedBefore) {
     buffers.push_back(std::make_unique<host_buffer>(bytes));
     const auto address = reinterpret_cast<std::uintptr_t>(buffers.back()->data());
     EXPECT_EQ(address % page, 0u) << bytes << " bytes";
-    if (bytes >= huge_page) EXPECT_EQ(address % huge_page, 0u) << bytes << " bytes";
+    if (bytes >= huge_page) {
+      EXPECT_EQ(address % huge_page, 0u) << bytes << " bytes";
+    }
   }
 }
 
