@@ -1,8 +1,8 @@
 #pragma once
 // The tuner's last step: which of the configs re-timed interleaved at the end wins. The fastest median,
-// unless others tie with it (their medians' 99% confidence intervals overlap the fastest's) and the space
-// marks a parameter whose higher values are preferred on a tie (tune::parameter::prefer_higher_on_tie, e.g.
-// the cpu kernels' ISA): then the tied config with the highest such values, and the fastest of those.
+// unless others tie with it (their medians lie within the 99% confidence interval of the fastest's) and the
+// space marks a parameter whose higher values are preferred on a tie (tune::parameter::prefer_higher_on_tie,
+// e.g. the cpu kernels' ISA): then the tied config with the highest such values, and the fastest of those.
 //
 // Why: a memory-bound kernel re-timed while the memory is slow ties at the memory's floor with every config
 // that reaches it, and the fastest median among them is a coin flip, which may land on one without the
@@ -22,7 +22,7 @@ namespace kbench::runner {
 struct final_pick {
   std::size_t chosen = 0;         // index into the re-timed outcomes
   std::size_t fastest = 0;        // the outcome with the lowest median
-  std::vector<std::size_t> tied;  // ok outcomes whose interval overlaps the fastest's, the fastest included
+  std::vector<std::size_t> tied;  // ok outcomes whose median is within the fastest's interval (it included)
   [[nodiscard]] bool by_preference() const { return chosen != fastest; }
 };
 
