@@ -303,6 +303,14 @@ std::vector<trial_outcome> run_trial(trial_context& context, const trial_request
       faults.push_back(injected_fault(kernel, outcomes[i].values));
     }
     add_switch_faults(faults, targets);
+    // The median into `field`; a time_ms also gets its interval, which the final pick compares.
+    const auto store_median = [field](trial_outcome& out, const summary& timed) {
+      out.*field = timed.median;
+      if (field == &trial_outcome::time_ms) {
+        out.time_ci_low_ms = timed.median_ci_low;
+        out.time_ci_high_ms = timed.median_ci_high;
+      }
+    };
     try {
       std::vector<std::vector<double>> fitted;
       std::vector<int> violations;
@@ -320,11 +328,7 @@ std::vector<trial_outcome> run_trial(trial_context& context, const trial_request
             continue;
           }
           const summary fit = summarize(fitted[k]);
-          out.*field = fit.median;
-          if (field == &trial_outcome::time_ms) {
-            out.time_ci_low_ms = fit.median_ci_low;
-            out.time_ci_high_ms = fit.median_ci_high;
-          }
+          store_median(out, fit);
           out.samples += fitted[k].size();
           out.message = fmt::format(
               "timed from {} call(s) only: calls of {:.4g} ms leave no room for the full timing in the "
@@ -354,11 +358,7 @@ std::vector<trial_outcome> run_trial(trial_context& context, const trial_request
               fmt::format("{} waits returned before the work finished: timing invalid", r.sync_violations);
           continue;
         }
-        out.*field = r.stats.median;
-        if (field == &trial_outcome::time_ms) {
-          out.time_ci_low_ms = r.stats.median_ci_low;
-          out.time_ci_high_ms = r.stats.median_ci_high;
-        }
+        store_median(out, r.stats);
         out.samples += r.samples_ms.size();
       }
     } catch (const std::exception& e) {

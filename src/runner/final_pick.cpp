@@ -1,6 +1,5 @@
 #include <kbench/runner/final_pick.hpp>
 
-#include <algorithm>
 #include <cstdint>
 
 namespace kbench::runner {
