@@ -18,31 +18,46 @@ std::int64_t steady_now_ns() {
       .count();
 }
 
-/// The host's poll before it blocks (poll.hpp): a futex wake-up would land inside every timed window. Short
-/// kernels finish within the poll; on long ones the host spins for at most poll_budget after the last chunk
-/// it ran. It first steps off the dispatcher's cpu, where the two would take turns at every launch
-/// (placement.hpp). Between polls it runs the chunks of the kernel's parallel loop that belong to a helper on
-/// its own cpu (thread_pool::help), so that the two do not take turns on the core either; the poll budget
-/// starts again after each such chunk. It yields the core only to a thread that runs such a chunk, and
-/// otherwise spins: a helper that merely polls for the next loop gets the core when the host is done. With
-/// binding off, the host yields between polls and helps nobody.
+/// The host's poll before it blocks (poll.hpp): a futex wake-up would land inside every timed window. It
+/// first steps off the dispatcher's cpu, where the two would take turns at every launch (placement.hpp).
+/// Between polls it runs the chunks of the kernel's parallel loop that belong to a helper on its own cpu
+/// (thread_pool::help), so that the two do not take turns on the core either; the poll budget starts again
+/// after each such chunk. It yields the core to a thread that runs such a chunk, and blocks when that goes on
+/// for poll_budget, which leaves the core to the chunk. When no thread of the pool runs on its cpu it spins,
+/// for up to host_spin_limit: nobody it waits for needs that core, and a helper that merely polls for the
+/// next loop gets it when the host is done. With binding off, the host yields between polls, helps nobody
+/// and blocks after poll_budget.
 template <class Ready>
 bool host_poll(const Ready& ready, int dispatcher_cpu, thread_pool& pool) {
   step_off_cpu(dispatcher_cpu);
   if (dispatcher_cpu < 0) return poll_until(ready);
-  return poll_until(ready, [&] {
+  using clock = std::chrono::steady_clock;
+  const auto spin_until = clock::now() + host_spin_limit;
+  auto yield_until = clock::time_point::max();  // set when the host starts yielding to a chunk on its cpu
+  for (unsigned polls = 1; !ready(); ++polls) {
     switch (pool.help(sched_getcpu())) {
       case thread_pool::help_result::ran_a_chunk:
-        return true;  // work, not waiting: the poll budget starts again
-      case thread_pool::help_result::a_chunk_runs_here:
+        yield_until = clock::time_point::max();  // work, not waiting: the poll budget starts again
+        break;
+      case thread_pool::help_result::a_chunk_runs_here: {
+        const auto now = clock::now();
+        if (yield_until == clock::time_point::max()) {
+          yield_until = now + poll_budget;
+        } else if (now >= yield_until) {
+          return ready();
+        }
         std::this_thread::yield();
-        return false;
+        break;
+      }
       case thread_pool::help_result::nothing_to_do:
+        yield_until = clock::time_point::max();
         cpu_relax();
-        return false;
+        // The clock every 64 polls (a few microseconds), to keep each poll short.
+        if (polls % 64 == 0 && clock::now() >= spin_until) return ready();
+        break;
     }
-    return false;
-  });
+  }
+  return true;
 }
 
 }  // namespace
@@ -104,8 +119,8 @@ void cpu_stream::wait_until_finished(std::uint64_t count) {
   // barrier after many short ones (kbench measure's throughput window: 4000 calls of exp [4096], 0.8 us
   // each, ~1000 still queued at the barrier) would otherwise block after 50 us with most of the queue still
   // to run, and the wake-up came late on this VM (milliseconds: 2.4-4.0 us per call over the window, where
-  // 100000 calls per window gave 1.4 us, and polling gives 0.9-1.0 us). A kernel that runs for more than the
-  // budget still lets the host block.
+  // 100000 calls per window gave 1.4 us, and polling gives 0.9-1.0 us). A kernel that runs for longer than
+  // host_spin_limit still lets the host block.
   for (std::uint64_t seen = m_finished.load(std::memory_order_acquire); seen < count;) {
     const bool moved = host_poll(
         [&] {

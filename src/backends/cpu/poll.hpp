@@ -10,7 +10,8 @@
 // 0.0034-0.0036 ms). Where nobody it waits for needs its core it spins on the pause instruction instead,
 // since a yield is a system call and the one in flight when the awaited change lands delays the poll that
 // sees it: the dispatcher on its own bound cpu, and the host, which keeps off the dispatcher's cpu
-// (placement.hpp) and runs the chunks of the helper on its own cpu itself (thread_pool::help).
+// (placement.hpp) and runs the chunks of the helper on its own cpu itself (thread_pool::help). The host,
+// whose wait is inside the timed window, spins for longer than the budget (host_spin_limit).
 
 #include <chrono>
 #include <thread>
@@ -20,6 +21,14 @@ namespace kbench::cpu {
 
 /// [us] the polling budget of every cpu backend thread before it blocks.
 inline constexpr auto poll_budget = std::chrono::microseconds(50);
+
+/// [ms] how long a host waiting for a kernel spins while no thread of the pool needs its cpu, before it
+/// blocks (cpu_stream.cpp). Blocking after poll_budget put a wake-up into the wall latency of every kernel
+/// longer than that (on this VM probably the wake-up of an idle vCPU): harness_accuracy's single-chunk spin
+/// kernels measured wall - T = 21-26 us at T = 100 us, 25-31 us at 1 ms and 84-123 us at 10 ms; spinning,
+/// 0.4, 0.5-1.1 and 9-11 us (old and new binaries alternating, 4 processes each). Beyond this limit such a
+/// wake-up is under 0.5% of the kernel, and a host does not burn a core for seconds on a long or hung kernel.
+inline constexpr auto host_spin_limit = std::chrono::milliseconds(20);
 
 /// Tells the core that this thread spins (x86 pause, Arm yield): it saves power and lets the core's other
 /// hardware thread run, without giving the core up.
