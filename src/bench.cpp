@@ -4,13 +4,22 @@
 #include <kbench/bench.hpp>
 #include <kbench/sync.hpp>
 
+#include <pthread.h>
+#include <sched.h>
+
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <fstream>
 #include <limits>
+#include <mutex>
+#include <span>
 #include <string>
+#include <thread>
+#include <utility>
+#include <vector>
 
 namespace kbench {
 namespace {
@@ -81,25 +90,91 @@ std::size_t parse_cache_size(const std::string& text) {
   return static_cast<std::size_t>(value) * scale;
 }
 
-std::size_t read_last_level_cache_bytes() {
-  int best_level = -1;
-  std::size_t best_bytes = 0;
+/// The data caches of cpu0 that sysfs lists: {level, bytes} each.
+std::vector<std::pair<int, std::size_t>> read_cache_levels() {
+  std::vector<std::pair<int, std::size_t>> levels;
   for (int index = 0; index < 16; ++index) {
     const std::string dir = "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index) + "/";
     std::ifstream level_file(dir + "level");
     std::ifstream size_file(dir + "size");
+    std::ifstream type_file(dir + "type");
     int level = 0;
     std::string size_text;
+    std::string type = "Unified";
     if (!(level_file >> level) || !(size_file >> size_text)) {
       continue;  // indices may be sparse; an absent one is skipped rather than ending the scan
     }
+    type_file >> type;
     const std::size_t bytes = parse_cache_size(size_text);
-    if (bytes > 0 && (level > best_level || (level == best_level && bytes > best_bytes))) {
+    if (bytes > 0 && type != "Instruction") levels.emplace_back(level, bytes);
+  }
+  return levels;
+}
+
+std::size_t read_last_level_cache_bytes() {
+  int best_level = -1;
+  std::size_t best_bytes = 0;
+  for (const auto& [level, bytes] : read_cache_levels()) {
+    if (level > best_level || (level == best_level && bytes > best_bytes)) {
       best_level = level;
       best_bytes = bytes;
     }
   }
   return best_bytes > 0 ? best_bytes : std::size_t{32} << 20;
+}
+
+/// The largest cache below the last level [bytes] (on x86 the L2, each core's own); 1 MiB if none is listed.
+std::size_t read_private_cache_bytes() {
+  const auto levels = read_cache_levels();
+  int last_level = -1;
+  for (const auto& [level, bytes] : levels) last_level = std::max(last_level, level);
+  std::size_t largest = 0;
+  for (const auto& [level, bytes] : levels) {
+    if (level < last_level) largest = std::max(largest, bytes);
+  }
+  return largest > 0 ? largest : std::size_t{1} << 20;
+}
+
+/// Writes a new value into every byte of `buffer`, then reads one byte per 64-byte line into `sink`, so that
+/// neither pass can be optimized away.
+void write_and_read(std::span<std::uint8_t> buffer, std::uint8_t value, std::atomic<std::uint64_t>& sink) {
+  std::fill(buffer.begin(), buffer.end(), value);
+  std::uint64_t sum = 0;
+  for (std::size_t i = 0; i < buffer.size(); i += 64) sum += buffer[i];
+  sink.fetch_add(sum, std::memory_order_relaxed);
+}
+
+std::atomic<std::uint64_t> flush_sink{0};
+
+/// Flushes the private caches of every cpu the calling thread may use, in parallel, each from a thread bound
+/// to it. One process-wide set of buffers (page faults paid once), so concurrent flushes take turns.
+void flush_every_cores_private_caches() {
+  cpu_set_t allowed;
+  CPU_ZERO(&allowed);
+  if (sched_getaffinity(0, sizeof(allowed), &allowed) != 0 || CPU_COUNT(&allowed) <= 1) return;
+  static const std::size_t bytes = 2 * read_private_cache_bytes();  // twice: an LRU-like cache keeps none
+  static std::mutex mutex;
+  static std::vector<std::vector<std::uint8_t>> buffers;
+  static std::uint8_t generation = 0;
+  const std::lock_guard lock(mutex);
+  ++generation;
+  // Sized before any thread starts: each holds a reference into it.
+  if (buffers.size() < static_cast<std::size_t>(CPU_COUNT(&allowed))) {
+    buffers.resize(static_cast<std::size_t>(CPU_COUNT(&allowed)), std::vector<std::uint8_t>(bytes));
+  }
+  std::vector<std::thread> threads;
+  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
+    if (!CPU_ISSET(cpu, &allowed)) continue;
+    std::vector<std::uint8_t>& buffer = buffers[threads.size()];
+    threads.emplace_back([&buffer, cpu, value = generation] {
+      cpu_set_t one;
+      CPU_ZERO(&one);
+      CPU_SET(cpu, &one);
+      if (pthread_setaffinity_np(pthread_self(), sizeof(one), &one) != 0) return;
+      write_and_read(buffer, value, flush_sink);
+    });
+  }
+  for (std::thread& t : threads) t.join();
 }
 
 }  // namespace
@@ -275,22 +350,15 @@ void flush_host_cache(std::size_t bytes) {
   if (bytes == 0) {
     bytes = last_level_cache_bytes();
   }
+  flush_every_cores_private_caches();
   // Kept between calls (per thread, so concurrent flushes do not race) to pay the page faults once.
   thread_local std::vector<std::uint8_t> buffer;
   thread_local std::uint8_t generation = 0;
   if (buffer.size() < bytes) {
     buffer.resize(bytes);
   }
-  // A new value each time, so that every line is really written; then one read per 64-byte line, summed into
-  // a volatile so that neither pass can be optimized away.
-  ++generation;
-  std::fill(buffer.begin(), buffer.begin() + static_cast<std::ptrdiff_t>(bytes), generation);
-  std::uint64_t sum = 0;
-  for (std::size_t i = 0; i < bytes; i += 64) {
-    sum += buffer[i];
-  }
-  thread_local volatile std::uint64_t sink = 0;
-  sink = sink + sum;
+  ++generation;  // a new value each time, so that every line is really written
+  write_and_read(std::span(buffer).first(bytes), generation, flush_sink);
 }
 
 std::size_t last_level_cache_bytes() {

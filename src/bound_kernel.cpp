@@ -36,7 +36,7 @@ bound_kernel::bound_kernel(const kernel_definition& kernel, const implementation
 
 bench_target bound_kernel::target() const {
   device_ptr dev = m_device;
-  return bench_target{m_name, m_launch, [dev] { dev->barrier(); }, {}};
+  return bench_target{m_name, m_launch, [dev] { dev->barrier(); }, [dev] { dev->flush_caches(); }};
 }
 
 namespace {

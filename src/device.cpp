@@ -1,9 +1,14 @@
+#include <kbench/bench.hpp>
 #include <kbench/device.hpp>
 #include <kbench/error.hpp>
 
 #include <fmt/format.h>
 
 namespace kbench {
+
+void device::flush_caches() {
+  flush_host_cache();
+}
 
 const std::vector<backend_kind>& all_backend_kinds() {
   static const std::vector<backend_kind> kinds{backend_kind::cpu, backend_kind::opencl, backend_kind::cuda,

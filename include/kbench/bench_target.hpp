@@ -10,7 +10,7 @@ namespace kbench {
 
 /// A callable under measurement. `call` enqueues one call and returns at once on asynchronous backends;
 /// `barrier` waits for the whole device. `flush_cache`, when set, evicts the device's caches between samples
-/// (empty: the host's last-level cache is flushed, which is right for cpu and CPU OpenCL devices).
+/// (device::flush_caches; empty: the host's caches are flushed, flush_host_cache).
 struct bench_target {
   std::string name;
   std::function<call_result()> call;

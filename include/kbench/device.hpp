@@ -41,6 +41,10 @@ class device {
   /// Blocks until all work enqueued on this device so far has finished: a device-wide barrier, unlike a wait
   /// on one result (clFinish, cuCtxSynchronize, draining the worker queue).
   virtual void barrier() = 0;
+  /// Evicts from the caches the kernels use whatever earlier calls left there, and returns when done:
+  /// untimed, before a sample of `kbench measure --flush-cache`. The default flushes the host's caches, every
+  /// core's and the last level (flush_host_cache), which is what a kernel on the host's cpus sees.
+  virtual void flush_caches();
 };
 
 using device_ptr = std::shared_ptr<device>;

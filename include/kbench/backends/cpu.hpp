@@ -62,6 +62,9 @@ class cpu_device : public device {
   [[nodiscard]] const device_info& info() const override;
   [[nodiscard]] buffer_ptr allocate(std::size_t bytes) override;
   void barrier() override;
+  /// Flushes the host's caches (device::flush_caches), then wakes the stream's dispatcher with an empty
+  /// kernel, so that the next call does not pay its wake-up.
+  void flush_caches() override;
 
   /// Enqueues `kernel` on the in-order stream; returns at once. A kernel that throws marks its event failed
   /// (complete, no timestamps) and the exception is rethrown by the next barrier().
