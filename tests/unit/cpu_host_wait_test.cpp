@@ -50,22 +50,28 @@ void on_a_host_off_the_dispatchers_cpu(const Body& body) {
   host.join();
 }
 
+/// Launches a kernel that sleeps for `kernel_time` and waits for it, on its event or with a barrier; returns
+/// what the wait cost the calling thread: voluntary switches and cpu time.
+thread_usage usage_of_a_wait(cpu_device& device, std::chrono::milliseconds kernel_time, bool with_barrier) {
+  event_ptr done = device.launch([&](const parallel_context&) { std::this_thread::sleep_for(kernel_time); });
+  const thread_usage before = usage_of_this_thread();
+  if (with_barrier) {
+    device.barrier();
+  } else {
+    done->wait();
+  }
+  const thread_usage after = usage_of_this_thread();
+  EXPECT_TRUE(done->is_complete());
+  return {after.voluntary_switches - before.voluntary_switches, after.cpu_ms - before.cpu_ms};
+}
+
 TEST(CpuHostWait, AHostSpinsThroughAKernelShorterThanTheSpinLimit) {
   constexpr auto kernel_time = 5ms;
   static_assert(kernel_time * 2 < host_spin_limit && kernel_time > 10 * poll_budget);
   on_a_host_off_the_dispatchers_cpu([&](cpu_device& device) {
     for (int round = 0; round < 3; ++round) {  // the event's wait, the barrier's, the event's
-      event_ptr done =
-          device.launch([&](const parallel_context&) { std::this_thread::sleep_for(kernel_time); });
-      const thread_usage before = usage_of_this_thread();
-      if (round == 1) {
-        device.barrier();
-      } else {
-        done->wait();
-      }
-      const thread_usage after = usage_of_this_thread();
-      EXPECT_TRUE(done->is_complete()) << "round " << round;
-      EXPECT_EQ(after.voluntary_switches - before.voluntary_switches, 0)
+      const thread_usage wait = usage_of_a_wait(device, kernel_time, round == 1);
+      EXPECT_EQ(wait.voluntary_switches, 0)
           << "round " << round << ": the host slept while it waited for a kernel of 5 ms";
     }
   });
@@ -75,21 +81,11 @@ TEST(CpuHostWait, AHostGivesItsCoreBackWhenAKernelOutlastsTheSpinLimit) {
   constexpr auto kernel_time = 10 * host_spin_limit;
   on_a_host_off_the_dispatchers_cpu([&](cpu_device& device) {
     for (int round = 0; round < 2; ++round) {  // the event's wait, then the barrier's
-      event_ptr done =
-          device.launch([&](const parallel_context&) { std::this_thread::sleep_for(kernel_time); });
-      const thread_usage before = usage_of_this_thread();
-      if (round == 1) {
-        device.barrier();
-      } else {
-        done->wait();
-      }
-      const thread_usage after = usage_of_this_thread();
-      EXPECT_TRUE(done->is_complete()) << "round " << round;
-      EXPECT_GE(after.voluntary_switches - before.voluntary_switches, 1)
-          << "round " << round << ": never slept";
+      const thread_usage wait = usage_of_a_wait(device, kernel_time, round == 1);
+      EXPECT_GE(wait.voluntary_switches, 1) << "round " << round << ": never slept";
       // Spinning through the whole kernel would take about its 200 ms of cpu time; the limit, about 20 ms.
       const double kernel_ms = std::chrono::duration<double, std::milli>(kernel_time).count();
-      EXPECT_LT(after.cpu_ms - before.cpu_ms, kernel_ms / 2) << "round " << round;
+      EXPECT_LT(wait.cpu_ms, kernel_ms / 2) << "round " << round;
     }
   });
 }
