@@ -83,7 +83,7 @@ void cpu_device::barrier() {
 }
 
 void cpu_device::flush_caches() {
-  m_impl->stream.synchronize();
+  barrier();               // the kernels queued before the flush run first
   device::flush_caches();  // every core's caches, from the host
   // Then an empty kernel, waited for: the flush outlasts the dispatcher's poll, so it fell asleep, and its
   // wake-up landed in the next timed call (kbench measure --flush-cache, add [256,256]: wall - device 42-50
