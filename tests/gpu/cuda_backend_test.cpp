@@ -130,6 +130,27 @@ TEST(CudaBackend, BarrierWaitsForEveryLaunch) {
   }
 }
 
+TEST(CudaBackend, FlushCachesWaitsForQueuedWorkAndLeavesBuffersIntact) {
+  KBENCH_OPEN_GPU_OR_SKIP(dev);
+  // `kbench measure --flush-cache` calls this between samples (a memset of twice the L2 on the stream).
+  std::vector<float> values(1000);
+  std::iota(values.begin(), values.end(), 0.25f);
+  kbench::buffer_ptr kept = dev->allocate(values.size() * sizeof(float));
+  kept->write(values.data(), values.size() * sizeof(float));
+  kbench::cuda::cuda_function spin = dev->build_module(k_spin_source).function("spin");
+  kbench::buffer_ptr elapsed = dev->allocate(sizeof(std::int64_t));
+  spin.set_arg_i64(0, k_spin_ns / 4);
+  spin.set_arg(1, elapsed);
+  kbench::event_ptr e = spin.launch({1, 1, 1}, {1, 1, 1});
+  EXPECT_FALSE(e->is_complete());
+  dev->flush_caches();
+  EXPECT_TRUE(e->is_complete()) << "flush_caches returned with a kernel queued before it still running";
+  dev->flush_caches();  // the scratch buffer is made once and reused
+  std::vector<float> back(values.size(), -1.0f);
+  kept->read(back.data(), back.size() * sizeof(float));
+  EXPECT_EQ(back, values);
+}
+
 TEST(CudaBackend, BuildFailureCarriesTheNvrtcLog) {
   KBENCH_OPEN_GPU_OR_SKIP(dev);
   const char* broken = R"(extern "C" __global__ void broken(float* y) { y[0] = kbench_undeclared_name; })";

@@ -173,6 +173,25 @@ TEST_F(opencl_backend, barrier_waits_for_all_enqueued_work) {
   }
 }
 
+TEST_F(opencl_backend, flush_caches_waits_for_queued_work_and_leaves_buffers_intact) {
+  // `kbench measure --flush-cache` calls this between samples: the kernels queued before it must be done
+  // when it returns, and its scratch fill must not touch the kernels' buffers. Whether it evicts a cache is
+  // timing, shown in the README, not asserted here.
+  std::vector<float> values(1000);
+  for (std::size_t i = 0; i < values.size(); ++i) values[i] = static_cast<float>(i) + 0.25f;
+  kbench::buffer_ptr kept = s_device->allocate(values.size() * sizeof(float));
+  kept->write(values.data(), values.size() * sizeof(float));
+  s_spin->set_arg_i64(1, s_iterations / 4);
+  kbench::event_ptr e = launch_spin();
+  EXPECT_FALSE(e->is_complete()) << "the spin kernel finished before the flush was reached";
+  s_device->flush_caches();
+  EXPECT_TRUE(e->is_complete()) << "flush_caches returned with a kernel queued before it still running";
+  s_device->flush_caches();  // the scratch buffer is made once and reused
+  std::vector<float> back(values.size(), -1.0f);
+  kept->read(back.data(), back.size() * sizeof(float));
+  EXPECT_EQ(back, values);
+}
+
 TEST(opencl_backend_errors, build_failure_carries_the_build_log) {
   const auto device = shared_device();
   const char* broken = R"cl(

@@ -53,6 +53,9 @@ class cuda_device : public device {
   [[nodiscard]] const device_info& info() const override;
   [[nodiscard]] buffer_ptr allocate(std::size_t bytes) override;
   void barrier() override;  // cuCtxSynchronize
+  /// Evicts the GPU's L2: a memset of a scratch buffer of twice its size on the stream, then a barrier (as
+  /// nvbench flushes it; the host's caches are not the kernel's).
+  void flush_caches() override;
 
   /// Compiles `source` with NVRTC (-DNAME=VALUE per define, --gpu-architecture for this device). On failure
   /// throws kbench::error whose message holds the NVRTC log.

@@ -60,6 +60,10 @@ class opencl_device : public device {
   [[nodiscard]] const device_info& info() const override;
   [[nodiscard]] buffer_ptr allocate(std::size_t bytes) override;
   void barrier() override;  // clFinish
+  /// Waits for the queued kernels, then evicts the device's caches: fills a scratch buffer of twice the
+  /// device's global-memory cache on the device (a GPU's L2), and on a cpu device (PoCL) also flushes every
+  /// core's caches from the host (device::flush_caches).
+  void flush_caches() override;
 
   /// Builds `source` with `defines` as -DNAME=VALUE plus `extra_options`. On failure throws kbench::error
   /// whose message holds the build log.

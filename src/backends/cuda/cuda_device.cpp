@@ -286,6 +286,28 @@ void cuda_device::barrier() {
   KBENCH_CU_CHECK(*m_impl->ctx->api, "cuCtxSynchronize", m_impl->ctx->api->ctx_synchronize());
 }
 
+void cuda_device::flush_caches() {
+  detail::context_state& ctx = *m_impl->ctx;
+  ctx.make_current();
+  const std::lock_guard lock(m_impl->flush_mutex);
+  if (!m_impl->flush_scratch) {
+    int l2_bytes = 0;
+    KBENCH_CU_CHECK(*ctx.api, "cuDeviceGetAttribute(L2_CACHE_SIZE)",
+                    ctx.api->device_get_attribute(&l2_bytes, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, ctx.device));
+    // Twice the L2: its replacement is not strictly least-recently-used, and on H100/H200 it is two
+    // partitions. At least 1 MiB, for a driver that reports no L2.
+    const std::size_t bytes =
+        std::max<std::size_t>(2 * static_cast<std::size_t>(std::max(l2_bytes, 0)), 1 << 20);
+    m_impl->flush_scratch = std::make_shared<detail::cuda_buffer>(m_impl->ctx, bytes);
+  }
+  const detail::cuda_buffer& scratch = *m_impl->flush_scratch;
+  // Writes go through the L2 (write-back), so every line of the scratch buffer takes a line of the cache.
+  KBENCH_CU_CHECK(
+      *ctx.api, "cuMemsetD32Async",
+      ctx.api->memset_d32_async(scratch.device_pointer(), 0, scratch.size_bytes() / 4, ctx.stream));
+  barrier();
+}
+
 cuda_module cuda_device::build_module(std::string_view source, const config& defines) {
   detail::context_state& ctx = *m_impl->ctx;
   const detail::compiled_program program = detail::nvrtc_compile(source, defines, ctx.cc_major, ctx.cc_minor);

@@ -35,6 +35,7 @@ namespace kbench::cuda::detail {
   X(mem_free, cuMemFree)                            \
   X(memcpy_htod, cuMemcpyHtoD)                      \
   X(memcpy_dtoh, cuMemcpyDtoH)                      \
+  X(memset_d32_async, cuMemsetD32Async)             \
   X(module_load_data, cuModuleLoadData)             \
   X(module_unload, cuModuleUnload)                  \
   X(module_get_function, cuModuleGetFunction)       \

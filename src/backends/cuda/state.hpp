@@ -115,6 +115,8 @@ namespace kbench::cuda {
 struct cuda_device::impl {
   detail::context_ptr ctx;
   device_info info;
+  std::mutex flush_mutex;
+  std::shared_ptr<detail::cuda_buffer> flush_scratch;  // flush_caches' buffer, made at the first flush
 };
 
 struct cuda_module::impl {
