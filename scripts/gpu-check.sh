@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # gpu-check: on a machine with an NVIDIA GPU, builds kbench with the cuda backend, runs the GPU tests and
-# prints the `kbench measure` table for exp (with and without an injected sync fault). Everything goes to
-# stdout, and to $OUT/gpu-check.log too when $OUT is set.
+# prints the `kbench measure` table for exp (with and without an injected sync fault) and for add [1024,1024]
+# without and with --flush-cache. Everything goes to stdout, and to $OUT/gpu-check.log too when $OUT is set.
 #
 # Usage: scripts/gpu-check.sh            (BUILD_DIR=build/gpu by default; JOBS=all cores by default)
 # Needs: the NVIDIA driver and the CUDA toolkit (nvcc + NVRTC); cmake/ninja/g++ and the Debian packages of
@@ -84,6 +84,12 @@ banner "kbench measure --kernel exp --shape $SHAPE --inject-sync-fault both (mus
 rc=0
 "$BUILD_DIR/kbench" measure --kernel exp --shape "$SHAPE" --inject-sync-fault both || rc=$?
 echo "gpu-check: exit status $rc with the injected fault (a non-zero status is how kbench may flag it)"
+
+# add [1024,1024] moves 12 MiB, which the GPU's L2 holds: with --flush-cache (a memset of twice the L2
+# before every wall-latency sample) its device time should rise towards what DRAM gives.
+banner "kbench measure --kernel add --shape [1024,1024] --backend cuda, without and with --flush-cache"
+must "$BUILD_DIR/kbench" measure --kernel add --shape "[1024,1024]" --backend cuda
+must "$BUILD_DIR/kbench" measure --kernel add --shape "[1024,1024]" --backend cuda --flush-cache
 
 banner "summary"
 if ((${#failures[@]})); then
