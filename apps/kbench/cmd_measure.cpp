@@ -8,6 +8,7 @@
 #include <kbench/report/json_v3.hpp>
 
 #include "commands.hpp"
+#include "shape_choice.hpp"
 #include "text_table.hpp"
 
 #include <fmt/format.h>
@@ -22,25 +23,6 @@
 namespace kbench::cli {
 
 namespace {
-
-const shape& choose_shape(const kernel_definition& kernel, const measure_command& command) {
-  std::vector<std::string> valid;
-  for (const auto& s : kernel.shapes) valid.push_back(to_string(s));
-  if (command.shape_index >= 0 || command.shape.empty()) {
-    const int index = command.shape_index < 0 ? 0 : command.shape_index;
-    if (static_cast<std::size_t>(index) >= kernel.shapes.size()) {
-      throw usage_error(fmt::format("shape index {} out of range for kernel '{}' (valid: 0..{}: {})", index,
-                                    kernel.name, kernel.shapes.size() - 1, fmt::join(valid, " ")));
-    }
-    return kernel.shapes[static_cast<std::size_t>(index)];
-  }
-  const shape wanted = parse_shape(command.shape);
-  for (const auto& s : kernel.shapes) {
-    if (s == wanted) return s;
-  }
-  throw usage_error(fmt::format("unknown shape {} for kernel '{}' (valid: {})", to_string(wanted),
-                                kernel.name, fmt::join(valid, " ")));
-}
 
 std::string with_spread(const summary& s) {
   if (s.count == 0) return "-";
@@ -101,7 +83,7 @@ nlohmann::json records_of(const kernel_definition& kernel, const shape& s,
 
 int measure(const measure_command& command) {
   const kernel_definition& kernel = find_kernel(command.kernel);
-  const shape& s = choose_shape(kernel, command);
+  const shape& s = kernel.shapes[choose_shape_index(kernel, command.shape, command.shape_index)];
   measure_kernel_options options;
   options.seed = command.seed;
   options.timing = command.timing;

@@ -1,5 +1,6 @@
 // kbench tune: the autotuner's commands.
-//   kbench tune --kernel K [--shape-index I] [--backend B] [--effort quick|full]: tunes one kernel x shape
+//   kbench tune --kernel K [--shape S | --shape-index I] [--backend B] [--effort quick|full]: tunes one
+//   kernel x shape
 //     on a device (config trials in worker processes), prints every config's outcome and writes the cache;
 //     `kbench run --effort ...` does the same for the whole suite.
 //   kbench tune --kernel K --show-space: the valid configs of the kernel's space on this device, one JSON
@@ -14,6 +15,7 @@
 #include <kbench/tune/simulate.hpp>
 #include <kbench/tune/strategy.hpp>
 
+#include "shape_choice.hpp"
 #include "subcommand.hpp"
 #include "text_table.hpp"
 #include "tuning_flags.hpp"
@@ -23,6 +25,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <limits>
 #include <memory>
 
 namespace kbench::cli {
@@ -42,7 +45,8 @@ struct tune_options {
   bool max_evals_given = false;  // --max-evals on the command line (tuning a kernel keeps the effort's)
   // Tuning a kernel on a device:
   std::string kernel;
-  int shape_index = 0;
+  std::string shape;     // one of the kernel's shapes
+  int shape_index = -1;  // alternative to shape; neither: the first shape
   std::string backend = "auto";
   std::string effort = "quick";
   bool show_space = false;
@@ -62,11 +66,7 @@ backend_kind device_backend(const std::string& name) {
 
 int tune_kernel(const tune_options& options) {
   const kernel_definition& kernel = find_kernel(options.kernel);
-  if (options.shape_index < 0 || static_cast<std::size_t>(options.shape_index) >= kernel.shapes.size()) {
-    throw usage_error(fmt::format("shape index {} out of range for kernel '{}' (valid: 0..{})",
-                                  options.shape_index, kernel.name, kernel.shapes.size() - 1));
-  }
-  const auto shape_index = static_cast<std::size_t>(options.shape_index);
+  const std::size_t shape_index = choose_shape_index(kernel, options.shape, options.shape_index);
   const backend_kind backend = device_backend(options.backend);
   const implementation* impl = kernel.find(backend);
   if (impl == nullptr || !impl->tuning_space) {
@@ -225,8 +225,10 @@ const subcommand_registration tune_command{
           ->capture_default_str();
       auto* max_evals = app.get_option("--max-evals");
       app.add_option("--kernel,--op", options->kernel, "Tune this kernel on a device (see `kbench list`)");
-      app.add_option("--shape-index", options->shape_index, "Index into the kernel's shapes")
-          ->capture_default_str();
+      auto* shape = app.add_option("--shape", options->shape, "Shape, e.g. 104857600 or [1024,256]");
+      app.add_option("--shape-index", options->shape_index, "Index into the kernel's shapes (default 0)")
+          ->check(CLI::Range(0, std::numeric_limits<int>::max()))
+          ->excludes(shape);
       app.add_option("--backend", options->backend, "auto, cpu, opencl or cuda")->capture_default_str();
       app.add_option("--effort", options->effort, "quick (<= 50 configs or 120 s) or full (<= 200 or 900 s)")
           ->capture_default_str();

@@ -11,6 +11,7 @@
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
+#include <limits>
 
 int main(int argc, char** argv) {
   CLI::App app{"kbench: times compute kernels correctly on asynchronous devices"};
@@ -27,7 +28,9 @@ int main(int argc, char** argv) {
       app.add_subcommand("measure", "The three-measure table for every implementation of one kernel/shape");
   measure->add_option("--kernel,--op", m.kernel, "Kernel name (see `kbench list`)")->required();
   auto* shape_opt = measure->add_option("--shape", m.shape, "Shape, e.g. 104857600 or [1024,256]");
-  measure->add_option("--shape-index", m.shape_index, "Index into the kernel's shapes")->excludes(shape_opt);
+  measure->add_option("--shape-index", m.shape_index, "Index into the kernel's shapes")
+      ->check(CLI::Range(0, std::numeric_limits<int>::max()))
+      ->excludes(shape_opt);
   measure
       ->add_option("--backend", m.backends,
                    "Backends to run, comma-separated: auto, cpu, opencl, cuda, torch (default: every one the "

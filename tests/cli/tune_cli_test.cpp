@@ -412,5 +412,25 @@ TEST(TuneCli, BadTuningInputExitsTwo) {
   EXPECT_EQ(neither.exit_code, 2) << neither.output;
 }
 
+TEST(TuneCli, AShapeIsChosenByValueAsInMeasureOrByIndex) {
+  const auto by_value = run_kbench("tune --kernel add --backend cpu --shape [2048,2048] --show-space");
+  const auto by_index = run_kbench("tune --kernel add --backend cpu --shape-index 4 --show-space");
+  const auto first = run_kbench("tune --kernel add --backend cpu --show-space");
+  ASSERT_EQ(by_value.exit_code, 0) << by_value.output;
+  ASSERT_EQ(by_index.exit_code, 0) << by_index.output;
+  EXPECT_FALSE(by_value.output.empty());
+  EXPECT_EQ(by_value.output, by_index.output);
+  EXPECT_NE(by_value.output, first.output) << "add's spaces differ by shape (TASK follows the size)";
+  const auto unknown = run_kbench("tune --kernel add --backend cpu --shape [100,100]");
+  EXPECT_EQ(unknown.exit_code, 2) << unknown.output;
+  EXPECT_NE(unknown.output.find("unknown shape [100,100] for kernel 'add' (valid: [128,128] [256,256]"),
+            std::string::npos)
+      << unknown.output;
+  const auto both = run_kbench("tune --kernel add --backend cpu --shape [128,128] --shape-index 0");
+  EXPECT_EQ(both.exit_code, 2) << both.output;
+  const auto negative = run_kbench("tune --kernel add --backend cpu --shape-index -1 --show-space");
+  EXPECT_EQ(negative.exit_code, 2) << negative.output;
+}
+
 }  // namespace
 }  // namespace kbench::test
