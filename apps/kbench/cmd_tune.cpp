@@ -1,8 +1,7 @@
 // kbench tune: the autotuner's commands.
 //   kbench tune --kernel K [--shape S | --shape-index I] [--backend B] [--effort quick|full]: tunes one
-//   kernel x shape
-//     on a device (config trials in worker processes), prints every config's outcome and writes the cache;
-//     `kbench run --effort ...` does the same for the whole suite.
+//     kernel x shape on a device (config trials in worker processes), prints every config's outcome and
+//     writes the cache; `kbench run --effort ...` does the same for the whole suite.
 //   kbench tune --kernel K --show-space: the valid configs of the kernel's space on this device, one JSON
 //     object per line.
 //   kbench tune --simulate FILE: replays search strategies against a recorded space (a Kernel Tuner cache

@@ -277,7 +277,8 @@ struct opencl_device::impl {
   std::shared_ptr<queue_state> state;
   device_info info;
   std::mutex flush_mutex;
-  buffer_ptr flush_scratch;  // flush_caches' buffer, made at the first flush
+  buffer_ptr flush_scratch;        // flush_caches' buffer, made at the first flush
+  bool flush_host_caches = false;  // a cpu device: flush_caches also flushes the host's caches
 };
 
 struct opencl_program::impl {
@@ -393,25 +394,25 @@ void opencl_device::barrier() {
 }
 
 void opencl_device::flush_caches() {
-  const cl_device_id id = m_impl->state->device;
   {
     const std::lock_guard lock(m_impl->flush_mutex);
     if (!m_impl->flush_scratch) {
+      const cl_device_id id = m_impl->state->device;
       // Twice the device's global-memory cache (a GPU's L2; PoCL reports the cpu's), at least 1 MiB for a
       // device that reports none: a cache's replacement is not strictly least-recently-used.
       const auto cache_bytes =
           static_cast<std::size_t>(device_value<cl_ulong>(id, CL_DEVICE_GLOBAL_MEM_CACHE_SIZE));
       m_impl->flush_scratch = allocate(std::max<std::size_t>(2 * cache_bytes, std::size_t{1} << 20));
+      // A cpu device's kernels run on the host's cores, whose private caches a fill run by one of the
+      // implementation's threads does not reach.
+      m_impl->flush_host_caches =
+          (device_value<cl_device_type>(id, CL_DEVICE_TYPE) & CL_DEVICE_TYPE_CPU) != 0;
     }
   }
   // In-order queue: the fill runs after the kernels queued before it, and fill() waits for it. Its writes
   // take the cache's lines on a GPU, where the host's caches are not the kernel's.
   m_impl->flush_scratch->fill(std::byte{0});
-  // A cpu device's kernels run on the host's cores, whose private caches a fill run by one of the
-  // implementation's threads does not reach: flush them all from the host as well.
-  if ((device_value<cl_device_type>(id, CL_DEVICE_TYPE) & CL_DEVICE_TYPE_CPU) != 0) {
-    device::flush_caches();
-  }
+  if (m_impl->flush_host_caches) device::flush_caches();  // every core's caches, from the host
 }
 
 opencl_program opencl_device::build_program(std::string_view source, const config& defines,
