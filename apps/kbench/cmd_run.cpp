@@ -166,6 +166,7 @@ int run(const run_command& command) {
   selection.kernels = command.kernels;
   if (command.num_shapes != -1) selection.num_shapes = command.num_shapes;
   if (command.shape_index >= 0) selection.shape_index = command.shape_index;
+  if (!command.shape.empty()) selection.shape = command.shape;
   const auto shard = runner::parse_shard(command.shard);
   const auto full_plan = runner::plan_suite(selection);
   const auto plan = runner::select_shard(full_plan, shard);

@@ -35,6 +35,7 @@ struct run_command {
   std::vector<std::string> impls;  // kbench, torch (empty = both)
   int num_shapes = -1;             // -1 = all; 0 or less is refused
   int shape_index = -1;            // -1 = all
+  std::string shape;               // empty = all; else only this shape of each kernel that has it
   std::uint64_t seed = 0;
   std::string atol, rtol;  // empty = the kernel's tolerance; validated as numbers
   std::string effort = "none";

@@ -65,8 +65,14 @@ int main(int argc, char** argv) {
   run->add_option("--backend", r.backend, "auto, cpu, opencl or cuda")->capture_default_str();
   run->add_option("--impl", r.impls, "Implementations to time: kbench, torch (default: both)")
       ->delimiter(',');
-  run->add_option("--num-shapes", r.num_shapes, "Only the first N shapes of each kernel");
-  run->add_option("--shape-index", r.shape_index, "Only shape I of each kernel");
+  auto* num_shapes_opt =
+      run->add_option("--num-shapes", r.num_shapes, "Only the first N shapes of each kernel");
+  auto* run_shape_opt =
+      run->add_option("--shape", r.shape, "Only this shape of each kernel that has it, e.g. [1024,256]")
+          ->excludes(num_shapes_opt);
+  run->add_option("--shape-index", r.shape_index, "Only shape I of each kernel")
+      ->check(CLI::Range(0, std::numeric_limits<int>::max()))
+      ->excludes(run_shape_opt);
   run->add_option("--seed", r.seed, "Seed of the deterministic inputs")->capture_default_str();
   run->add_option("--atol", r.atol, "Absolute tolerance (default: each kernel's)");
   run->add_option("--rtol", r.rtol, "Relative tolerance (default: each kernel's)");

@@ -1,4 +1,5 @@
 #include <kbench/error.hpp>
+#include <kbench/host_tensor.hpp>
 #include <kbench/registry.hpp>
 #include <kbench/runner/suite.hpp>
 #include <kbench/runner/worker_process.hpp>
@@ -11,6 +12,30 @@
 #include <cstring>
 
 namespace kbench::runner {
+
+namespace {
+
+/// The kernels of `kernels` that have shape `wanted`, at that shape; none: usage_error listing their shapes.
+std::vector<suite_item> plan_one_shape(const std::vector<const kernel_definition*>& kernels,
+                                       const shape& wanted) {
+  std::vector<suite_item> plan;
+  std::vector<std::string> valid;
+  for (const kernel_definition* k : kernels) {
+    std::vector<std::string> shapes;
+    for (std::size_t i = 0; i < k->shapes.size(); ++i) {
+      if (k->shapes[i] == wanted) plan.push_back({k, i});
+      shapes.push_back(kbench::to_string(k->shapes[i]));
+    }
+    valid.push_back(fmt::format("{}: {}", k->name, fmt::join(shapes, " ")));
+  }
+  if (plan.empty()) {
+    throw usage_error(fmt::format("no selected kernel has shape {} (valid: {})", kbench::to_string(wanted),
+                                  fmt::join(valid, "; ")));
+  }
+  return plan;
+}
+
+}  // namespace
 
 std::vector<suite_item> plan_suite(const suite_selection& selection) {
   std::vector<const kernel_definition*> kernels;
@@ -25,6 +50,7 @@ std::vector<suite_item> plan_suite(const suite_selection& selection) {
   if (selection.num_shapes && *selection.num_shapes <= 0) {
     throw usage_error(fmt::format("--num-shapes must be at least 1, got {}", *selection.num_shapes));
   }
+  if (selection.shape) return plan_one_shape(kernels, parse_shape(*selection.shape));
   std::vector<suite_item> plan;
   std::size_t max_shapes = 0;
   for (const kernel_definition* k : kernels) {

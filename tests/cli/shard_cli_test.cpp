@@ -68,6 +68,18 @@ TEST(CliShard, ShardAppliesAfterTheKernelAndShapeSelection) {
   EXPECT_TRUE(listed("--kernel exp --shape-index 0 --shard 2/2").empty());
 }
 
+TEST(CliShard, AShapeSelectsThatShapeOfEveryKernelThatHasIt) {
+  EXPECT_EQ(listed("--kernel exp,add,softmax_two_pass --shape [1024,1024]"),
+            (std::vector<std::string>{"add [1024,1024]", "softmax_two_pass [1024,1024]"}));
+  const auto missing = run_kbench_env(env, "run --list --kernel exp --shape [7]");
+  EXPECT_EQ(missing.exit_code, 2) << missing.output;
+  EXPECT_NE(missing.output.find("no selected kernel has shape [7] (valid: exp: [1024] [4096]"),
+            std::string::npos)
+      << missing.output;
+  const auto both = run_kbench_env(env, "run --list --shape [1024,1024] --shape-index 0");
+  EXPECT_EQ(both.exit_code, 2) << both.output;
+}
+
 TEST(CliShard, AShardedRunRunsOnlyItsShard) {
   const auto r =
       run_kbench_env(env, "run --kernel exp --num-shapes 3 --shard 2/2 --backend cpu --target-ms 5");

@@ -37,6 +37,29 @@ TEST(SuitePlan, NumShapesAndShapeIndexSelect) {
   for (const auto& item : plan_suite(only_third)) EXPECT_EQ(item.shape_index, 2U);
 }
 
+TEST(SuitePlan, AShapeSelectsTheKernelsThatHaveIt) {
+  suite_selection rows;
+  rows.kernels = {"softmax_two_pass", "geglu", "exp"};
+  rows.shape = "1024x512";  // any form parse_shape reads
+  const auto plan = plan_suite(rows);
+  ASSERT_EQ(plan.size(), 2U) << "exp has no [1024,512]";
+  for (const auto& item : plan) EXPECT_EQ(item.kernel->shapes.at(item.shape_index), (shape{1024, 512}));
+  EXPECT_EQ(plan[0].kernel->name, "softmax_two_pass");
+  EXPECT_EQ(plan[1].kernel->name, "geglu");
+
+  suite_selection missing;
+  missing.kernels = {"exp"};
+  missing.shape = "[7]";
+  try {
+    (void)plan_suite(missing);
+    ADD_FAILURE() << "a shape no selected kernel has must be refused";
+  } catch (const usage_error& e) {
+    EXPECT_NE(std::string(e.what()).find("no selected kernel has shape [7] (valid: exp: [1024] [4096]"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(SuitePlan, RepeatedKernelNamesCountOnce) {
   suite_selection twice;
   twice.kernels = {"exp", "exp"};

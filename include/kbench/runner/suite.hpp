@@ -23,10 +23,12 @@ struct suite_selection {
   std::vector<std::string> kernels;  // empty = all
   std::optional<int> num_shapes;     // the first N shapes of each kernel
   std::optional<int> shape_index;    // only shape I of each kernel
+  std::optional<std::string> shape;  // only this shape (e.g. "[1024,256]") of each kernel that has it
 };
 
 /// The kernel x shape pairs selected, in kernel-name then shape order. Throws usage_error for an unknown
-/// kernel or a shape index/count no selected kernel has (the message lists the valid choices).
+/// kernel, or a shape, shape index or count that no selected kernel has (the message lists the valid
+/// choices).
 [[nodiscard]] std::vector<suite_item> plan_suite(const suite_selection& selection);
 
 /// What run_suite measures an item with: the kbench implementation's config, or a failure that skips it.
