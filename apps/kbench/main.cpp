@@ -46,7 +46,10 @@ int main(int argc, char** argv) {
       ->add_option("--throughput-calls", m.timing.throughput_calls,
                    "Calls per throughput batch (0: = repeat)")
       ->capture_default_str();
-  measure->add_flag("--flush-cache", m.timing.flush_cache, "Flush the last-level cache before every sample");
+  measure->add_flag(
+      "--flush-cache", m.timing.flush_cache,
+      "Flush the device's caches before every wall-latency sample (cpu: every core's and the last "
+      "level; a GPU: its L2)");
   measure
       ->add_option("--inject-sync-fault", m.fault,
                    "Make result waits, the barrier or both no-ops: none|result|barrier|both")
