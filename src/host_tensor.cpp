@@ -20,9 +20,18 @@ shape parse_shape(std::string_view text) {
         "invalid shape '{}' (expected positive integers such as 104857600, [1024,256], 1024,256 or 1024x256)",
         original));
   };
-  if (!text.empty() && text.front() == '[') {
-    if (text.back() != ']') throw fail();
+  // Blanks around the numbers are allowed, so that a shape copied from Python ([1024, 256], (1024, 256))
+  // reads as it looks; a blank inside a number is not ("10 24").
+  const auto skip_blanks = [&text] {
+    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front())) != 0)
+      text.remove_prefix(1);
+    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back())) != 0) text.remove_suffix(1);
+  };
+  skip_blanks();
+  if (!text.empty() && (text.front() == '[' || text.front() == '(')) {
+    if (text.back() != (text.front() == '[' ? ']' : ')')) throw fail();
     text = text.substr(1, text.size() - 2);
+    skip_blanks();
   }
   shape result;
   while (!text.empty()) {
@@ -31,9 +40,11 @@ shape parse_shape(std::string_view text) {
     if (ec != std::errc{} || value <= 0) throw fail();
     result.push_back(value);
     text.remove_prefix(static_cast<std::size_t>(end - text.data()));
+    skip_blanks();
     if (text.empty()) break;
     if (text.front() != ',' && text.front() != 'x' && text.front() != 'X') throw fail();
     text.remove_prefix(1);
+    skip_blanks();
     if (text.empty()) throw fail();
   }
   if (result.empty()) throw fail();

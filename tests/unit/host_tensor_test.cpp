@@ -12,11 +12,14 @@ TEST(Shape, ParsesEveryAcceptedSpelling) {
   EXPECT_EQ(parse_shape("[1024,256]"), (shape{1024, 256}));
   EXPECT_EQ(parse_shape("1024,256"), (shape{1024, 256}));
   EXPECT_EQ(parse_shape("8x256x256"), (shape{8, 256, 256}));
+  // As Python prints them: blanks around the numbers, brackets or parentheses.
+  EXPECT_EQ(parse_shape("[1024, 256]"), (shape{1024, 256}));
+  EXPECT_EQ(parse_shape(" (8, 256, 256) "), (shape{8, 256, 256}));
   EXPECT_EQ(to_string(shape{1024, 256}), "[1024,256]");
 }
 
 TEST(Shape, RejectsMalformedTextWithTheExactMessage) {
-  for (const char* bad : {"", "[]", "abc", "12,", "0", "-5", "[3,4", "3,,4"}) {
+  for (const char* bad : {"", "[]", "abc", "12,", "0", "-5", "[3,4", "3,,4", "10 24", "[3,4)", "( )"}) {
     try {
       (void)parse_shape(bad);
       ADD_FAILURE() << "accepted '" << bad << "'";
