@@ -17,12 +17,14 @@ int calibrate(const calibrate_command& command) {
     }
   } else if (command.backend == "auto") {
     kinds.push_back(pick_auto_backend());
+  } else if (command.backend == "cpu" || command.backend == "opencl" || command.backend == "cuda") {
+    kinds.push_back(parse_backend_kind(command.backend));
   } else {
-    const backend_kind kind = parse_backend_kind(command.backend);
-    if (kind == backend_kind::torch) {
-      throw usage_error("kbench calibrate measures a device backend (valid: auto, all, cpu, opencl, cuda)");
+    constexpr const char* valid = "valid: auto, all, cpu, opencl, cuda";
+    if (command.backend == "torch") {
+      throw usage_error(fmt::format("kbench calibrate measures a device backend ({})", valid));
     }
-    kinds.push_back(kind);
+    throw usage_error(fmt::format("unknown backend '{}' ({})", command.backend, valid));
   }
   text_table table({"Backend", "Device", "Array (MiB)", "Copy (GB/s)", "Triad (GB/s)",
                     "Worst round: copy, triad (GB/s)", "Stores of the peaks: copy, triad"});

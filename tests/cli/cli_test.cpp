@@ -64,6 +64,20 @@ TEST(Cli, UnknownBackendExitsWithTwoAndListsTheValidNames) {
       << r.output;
 }
 
+TEST(Cli, CalibrateListsItsOwnBackendNames) {
+  // calibrate takes `all` too, and not torch (not a device).
+  const auto unknown = run_kbench("calibrate --backend tpu");
+  EXPECT_EQ(unknown.exit_code, 2);
+  EXPECT_NE(unknown.output.find("kbench: unknown backend 'tpu' (valid: auto, all, cpu, opencl, cuda)"),
+            std::string::npos)
+      << unknown.output;
+  const auto torch = run_kbench("calibrate --backend torch");
+  EXPECT_EQ(torch.exit_code, 2);
+  EXPECT_NE(torch.output.find("measures a device backend (valid: auto, all, cpu, opencl, cuda)"),
+            std::string::npos)
+      << torch.output;
+}
+
 TEST(Cli, AutoBackendPicksOpenclHereBeforeCpu) {
   const auto r = run_kbench("measure --kernel exp --shape 1024 --backend auto --repeat 10");
   ASSERT_EQ(r.exit_code, 0) << r.output;
