@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <charconv>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
@@ -17,6 +18,7 @@
 #include <mutex>
 #include <span>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -90,47 +92,60 @@ std::size_t parse_cache_size(const std::string& text) {
   return static_cast<std::size_t>(value) * scale;
 }
 
-/// The data caches of cpu0 that sysfs lists: {level, bytes} each.
-std::vector<std::pair<int, std::size_t>> read_cache_levels() {
-  std::vector<std::pair<int, std::size_t>> levels;
+/// A data cache of cpu0 as sysfs lists it.
+struct cache_level {
+  int level = 0;
+  std::size_t bytes = 0;
+  std::size_t sharing_cpus = 0;  // cpus in its shared_cpu_list; 0 if unknown
+};
+
+/// The data caches of cpu0 that sysfs lists.
+std::vector<cache_level> read_cache_levels() {
+  std::vector<cache_level> levels;
   for (int index = 0; index < 16; ++index) {
     const std::string dir = "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index) + "/";
     std::ifstream level_file(dir + "level");
     std::ifstream size_file(dir + "size");
     std::ifstream type_file(dir + "type");
+    std::ifstream shared_file(dir + "shared_cpu_list");
     int level = 0;
     std::string size_text;
     std::string type = "Unified";
+    std::string shared_text;
     if (!(level_file >> level) || !(size_file >> size_text)) {
       continue;  // indices may be sparse; an absent one is skipped rather than ending the scan
     }
     type_file >> type;
+    shared_file >> shared_text;
     const std::size_t bytes = parse_cache_size(size_text);
-    if (bytes > 0 && type != "Instruction") levels.emplace_back(level, bytes);
+    if (bytes > 0 && type != "Instruction") levels.push_back({level, bytes, count_cpu_list(shared_text)});
   }
   return levels;
 }
 
-std::size_t read_last_level_cache_bytes() {
-  int best_level = -1;
-  std::size_t best_bytes = 0;
-  for (const auto& [level, bytes] : read_cache_levels()) {
-    if (level > best_level || (level == best_level && bytes > best_bytes)) {
-      best_level = level;
-      best_bytes = bytes;
-    }
+/// The last-level cache (the largest of the highest level); bytes 0 if sysfs lists none.
+cache_level read_last_level_cache() {
+  cache_level last;
+  last.level = -1;
+  for (const cache_level& c : read_cache_levels()) {
+    if (c.level > last.level || (c.level == last.level && c.bytes > last.bytes)) last = c;
   }
-  return best_bytes > 0 ? best_bytes : std::size_t{32} << 20;
+  return last;
+}
+
+std::size_t read_last_level_cache_bytes() {
+  const std::size_t bytes = read_last_level_cache().bytes;
+  return bytes > 0 ? bytes : std::size_t{32} << 20;
 }
 
 /// The largest cache below the last level [bytes] (on x86 the L2, each core's own); 1 MiB if none is listed.
 std::size_t read_private_cache_bytes() {
   const auto levels = read_cache_levels();
   int last_level = -1;
-  for (const auto& [level, bytes] : levels) last_level = std::max(last_level, level);
+  for (const cache_level& c : levels) last_level = std::max(last_level, c.level);
   std::size_t largest = 0;
-  for (const auto& [level, bytes] : levels) {
-    if (level < last_level) largest = std::max(largest, bytes);
+  for (const cache_level& c : levels) {
+    if (c.level < last_level) largest = std::max(largest, c.bytes);
   }
   return largest > 0 ? largest : std::size_t{1} << 20;
 }
@@ -363,6 +378,41 @@ void flush_host_cache(std::size_t bytes) {
 
 std::size_t last_level_cache_bytes() {
   static const std::size_t bytes = read_last_level_cache_bytes();
+  return bytes;
+}
+
+std::size_t count_cpu_list(std::string_view list) {
+  std::size_t count = 0;
+  while (!list.empty()) {
+    const std::size_t comma = list.find(',');
+    const std::string_view item = list.substr(0, comma);
+    list = comma == std::string_view::npos ? std::string_view{} : list.substr(comma + 1);
+    const std::size_t dash = item.find('-');
+    unsigned long first = 0;
+    unsigned long last = 0;
+    const auto read = [](std::string_view text, unsigned long& value) {
+      const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+      return error == std::errc{} && end == text.data() + text.size() && !text.empty();
+    };
+    if (!read(item.substr(0, dash), first)) return 0;
+    last = first;
+    if (dash != std::string_view::npos && !read(item.substr(dash + 1), last)) return 0;
+    if (last < first) return 0;
+    count += last - first + 1;
+  }
+  return count;
+}
+
+std::size_t cache_share_bytes(std::size_t cache_bytes, std::size_t sharing_cpus) {
+  if (sharing_cpus == 0) return cache_bytes;
+  return std::min(cache_bytes, sharing_cpus * max_cache_bytes_per_cpu);
+}
+
+std::size_t last_level_cache_share_bytes() {
+  static const std::size_t bytes = [] {
+    const cache_level last = read_last_level_cache();
+    return last.bytes > 0 ? cache_share_bytes(last.bytes, last.sharing_cpus) : last_level_cache_bytes();
+  }();
   return bytes;
 }
 

@@ -28,7 +28,7 @@ triad_probe make_triad_probe(const device_ptr& device, const std::string& stores
 double triad_probe_min_bytes(double requested) {
   if (requested > 0) return requested;
   constexpr double floor_bytes = 64.0 * 1024 * 1024;
-  return std::max(floor_bytes, 2.0 * static_cast<double>(last_level_cache_bytes()));
+  return std::max(floor_bytes, 2.0 * static_cast<double>(last_level_cache_share_bytes()));
 }
 
 }  // namespace kbench

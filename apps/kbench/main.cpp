@@ -96,7 +96,8 @@ int main(int argc, char** argv) {
   run->add_option(
       "--triad-min-mib", r.triad_min_mib,
       "Shapes moving at least this many MiB per call also time a STREAM triad in their turns, for "
-      "the % triad column (default: twice the last-level cache, at least 64)");
+      "the % triad column (default: twice the last-level cache, counted at most 32 MiB per cpu "
+      "sharing it, and at least 64)");
   run->add_option("--shard", r.shard,
                   "Run only shard i of N (1-based, e.g. 2/4): every N-th kernel x shape of the plan")
       ->capture_default_str();

@@ -249,8 +249,28 @@ TEST(InterleavedBench, ReportsViolationsPerTarget) {
   EXPECT_GT(results[1].sync_violations, 0);
 }
 
+TEST(HostCache, CountsTheCpusOfASysfsList) {
+  EXPECT_EQ(count_cpu_list("0"), 1u);
+  EXPECT_EQ(count_cpu_list("0-1"), 2u);
+  EXPECT_EQ(count_cpu_list("0-3,8,10-11"), 7u);
+  EXPECT_EQ(count_cpu_list(""), 0u);
+  EXPECT_EQ(count_cpu_list("0-"), 0u);
+  EXPECT_EQ(count_cpu_list("3-1"), 0u);
+  EXPECT_EQ(count_cpu_list("a"), 0u);
+  EXPECT_EQ(count_cpu_list("0,,1"), 0u);
+}
+
+TEST(HostCache, ACacheListedLargerThanItsCpusCanUseIsCapped) {
+  constexpr std::size_t mib = std::size_t{1} << 20;
+  EXPECT_EQ(cache_share_bytes(480 * mib, 2), 2 * max_cache_bytes_per_cpu);  // a VM listing its host's L3
+  EXPECT_EQ(cache_share_bytes(32 * mib, 2), 32 * mib);                      // a Zen 4 CCX seen by 2 cpus
+  EXPECT_EQ(cache_share_bytes(480 * mib, 0), 480 * mib);                    // sharing unknown: as listed
+}
+
 TEST(HostCache, LastLevelSizeIsKnownAndFlushRuns) {
   EXPECT_GT(last_level_cache_bytes(), 0u);
+  EXPECT_GT(last_level_cache_share_bytes(), 0u);
+  EXPECT_LE(last_level_cache_share_bytes(), last_level_cache_bytes());
   flush_host_cache(std::size_t{1} << 20);
   flush_host_cache(std::size_t{1} << 16);  // smaller after larger reuses the buffer
 }

@@ -399,10 +399,15 @@ void opencl_device::flush_caches() {
     if (!m_impl->flush_scratch) {
       const cl_device_id id = m_impl->state->device;
       // Twice the device's global-memory cache (a GPU's L2; PoCL reports the cpu's), at least 1 MiB for a
-      // device that reports none: a cache's replacement is not strictly least-recently-used.
+      // device that reports none: a cache's replacement is not strictly least-recently-used. At most the
+      // largest buffer the device allows, which twice a large cache can come near (PoCL on a 2-cpu Xeon VM
+      // reports its host's 480 MiB L3 and allows 2 GiB).
       const auto cache_bytes =
           static_cast<std::size_t>(device_value<cl_ulong>(id, CL_DEVICE_GLOBAL_MEM_CACHE_SIZE));
-      m_impl->flush_scratch = allocate(std::max<std::size_t>(2 * cache_bytes, std::size_t{1} << 20));
+      const auto max_buffer_bytes =
+          static_cast<std::size_t>(device_value<cl_ulong>(id, CL_DEVICE_MAX_MEM_ALLOC_SIZE));
+      m_impl->flush_scratch =
+          allocate(std::min(std::max<std::size_t>(2 * cache_bytes, std::size_t{1} << 20), max_buffer_bytes));
       // A cpu device's kernels run on the host's cores, whose private caches a fill run by one of the
       // implementation's threads does not reach.
       m_impl->flush_host_caches =
