@@ -91,7 +91,9 @@ cpu_stream::cpu_stream(thread_pool& pool)
       m_dispatcher([this] { dispatch_loop(); }) {}
 
 cpu_stream::~cpu_stream() {
-  // The dispatcher runs what is queued, then sees the stop bit and returns.
+  // The dispatcher runs what is queued, then sees the stop (the flag while it polls, the bit while it
+  // sleeps) and returns.
+  m_stopping.store(true, std::memory_order_relaxed);
   m_published.fetch_or(stop_bit, std::memory_order_seq_cst);
   m_published.notify_all();
   m_dispatcher.join();
@@ -168,16 +170,15 @@ void cpu_stream::dispatch_loop() {
       // Poll briefly before sleeping, as cpu_event::wait does: a launch that follows within the budget (the
       // timed loops launch back to back) then starts without the ~30 us futex wake-up inside the timed
       // window. Bound to its own cpu, the dispatcher spins: nobody it waits for needs that core (poll.hpp).
-      // It polls the slot's flag (see the header), and the counter only for the stop bit.
-      (void)poll_until(
-          [&] { return launched() || (m_published.load(std::memory_order_relaxed) & stop_bit) != 0; },
-          [this] {
-            if (m_dispatcher_cpu >= 0) {
-              cpu_relax();
-            } else {
-              std::this_thread::yield();
-            }
-          });
+      // It polls the slot's flag (see the header) and m_stopping, never m_published (see m_stopping).
+      (void)poll_until([&] { return launched() || m_stopping.load(std::memory_order_relaxed); },
+                       [this] {
+                         if (m_dispatcher_cpu >= 0) {
+                           cpu_relax();
+                         } else {
+                           std::this_thread::yield();
+                         }
+                       });
       if (!launched()) {
         std::uint64_t published = m_published.load(std::memory_order_seq_cst);
         if (published == next) {
