@@ -147,5 +147,21 @@ int main(int argc, char** argv) {
   m = kbench::measure(empty_cpu, o);
   fmt::print("  empty cpu kernel     : {:.3f} us wall, {:.3f} us device, {:.3f} us/call throughput\n",
              m.wall.median * 1e3, m.device.median * 1e3, m.throughput.median * 1e3);
+  // A kernel whose parallel loop gives each worker an empty chunk: the device time is the pool's own cost
+  // of handing out and collecting the chunks (thread_pool.hpp).
+  const unsigned workers = cpu->info().compute_units;
+  bench_target empty_loop{"empty-loop/cpu",
+                          [&] {
+                            return call_result{
+                                {cpu->launch([workers](const kbench::cpu::parallel_context& ctx) {
+                                  ctx.parallel_for(workers, 1, [](std::size_t, std::size_t) {});
+                                })},
+                                {}};
+                          },
+                          [&] { cpu->barrier(); },
+                          {}};
+  m = kbench::measure(empty_loop, o);
+  fmt::print("  empty cpu loop ({} chunks): {:.3f} us wall, {:.3f} us device, {:.3f} us/call throughput\n",
+             workers, m.wall.median * 1e3, m.device.median * 1e3, m.throughput.median * 1e3);
   return 0;
 }

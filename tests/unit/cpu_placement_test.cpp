@@ -107,8 +107,10 @@ TEST(CpuPlacement, AHostHelpingWithChunksLeavesEveryIndexVisitedOncePerLoop) {
       if (pool.help(helper_cpu) == thread_pool::help_result::ran_a_chunk) chunks_by_host.fetch_add(1);
     }
   });
-  constexpr std::size_t n = 64;
   for (int loop = 0; loop < 2000; ++loop) {
+    // Sizes that split unevenly (the last chunk is shorter) and, every third loop, a single item (one
+    // chunk, run by the caller alone, which leaves the claim words as the last loop left them).
+    const std::size_t n = loop % 3 == 0 ? 1 : 64 + static_cast<std::size_t>(loop % 7);
     std::vector<std::atomic<int>> visits(n);
     pool.parallel_for(n, 1, [&](std::size_t begin, std::size_t end) {
       for (std::size_t i = begin; i < end; ++i) visits[i].fetch_add(1);
@@ -117,8 +119,8 @@ TEST(CpuPlacement, AHostHelpingWithChunksLeavesEveryIndexVisitedOncePerLoop) {
   }
   stop = true;
   host.join();
-  // How the 2000 chunks 1 were shared out is the scheduler's business; it is printed, not asserted.
-  std::cout << "chunks run by the helping host: " << chunks_by_host.load() << " of 2000\n";
+  // How the chunks 1 were shared out is the scheduler's business; it is printed, not asserted.
+  std::cout << "chunks run by the helping host: " << chunks_by_host.load() << " of 1333\n";
 }
 
 TEST(CpuPlacement, BindingIsOffWithKbenchCpuBindZero) {

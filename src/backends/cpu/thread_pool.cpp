@@ -27,23 +27,22 @@ thread_pool::~thread_pool() {
 }
 
 bool thread_pool::run_chunk_if_unclaimed(std::uint64_t generation, std::size_t c) {
+  claim_word& claim = m_claims[c];
   std::uint64_t unclaimed = unclaimed_in(generation);
-  // Acquire pairs with the caller's release store of the word: the loop's fields below are then visible.
-  // The fields stay as they are until the chunk won here is finished, since the caller starts no new loop
-  // before every chunk is.
-  if (!m_claims[c].value.compare_exchange_strong(unclaimed, running_in(generation), std::memory_order_acquire,
-                                                 std::memory_order_relaxed)) {
+  // Acquire pairs with the caller's release store of the word: the chunk's fields are then visible. They
+  // stay as they are until the chunk won here is finished, since the caller starts no new loop before
+  // every chunk is.
+  if (!claim.value.compare_exchange_strong(unclaimed, running_in(generation), std::memory_order_acquire,
+                                           std::memory_order_relaxed)) {
     return false;
   }
-  const std::size_t begin = c * m_chunk_size;
-  const std::size_t end = std::min(m_n, (c + 1) * m_chunk_size);
   try {
-    (*m_body)(begin, end);
+    (*claim.body)(claim.begin, claim.end);
   } catch (...) {
     const std::lock_guard lock(m_error_mutex);
     if (!m_error) m_error = std::current_exception();
   }
-  m_claims[c].value.store(finished_in(generation), std::memory_order_relaxed);
+  claim.value.store(finished_in(generation), std::memory_order_relaxed);
   // Release: the chunk's writes (and m_error) are visible to the caller that sees the count reach 0.
   if (m_pending_chunks.fetch_sub(1, std::memory_order_acq_rel) == 1) m_pending_chunks.notify_all();
   return true;
@@ -60,14 +59,16 @@ void thread_pool::parallel_for(std::size_t n, std::size_t grain,
     body(0, n);
     return;
   }
-  m_body = &body;
-  m_n = n;
-  m_chunk_size = chunk_size;
   m_error = nullptr;  // no chunk runs between loops
   m_pending_chunks.store(chunks, std::memory_order_relaxed);
   const std::uint64_t generation = m_generation.load(std::memory_order_relaxed) + 1;
-  for (std::size_t c = 0; c < chunks; ++c)
-    m_claims[c].value.store(unclaimed_in(generation), std::memory_order_release);
+  for (std::size_t c = 0; c < chunks; ++c) {
+    claim_word& claim = m_claims[c];
+    claim.body = &body;
+    claim.begin = c * chunk_size;
+    claim.end = std::min(n, (c + 1) * chunk_size);
+    claim.value.store(unclaimed_in(generation), std::memory_order_release);
+  }
   m_generation.store(generation, std::memory_order_release);
   m_generation.notify_all();  // a system call only when a helper sleeps
 
@@ -90,15 +91,18 @@ void thread_pool::parallel_for(std::size_t n, std::size_t grain,
 }
 
 thread_pool::help_result thread_pool::help(int cpu) {
-  if (cpu < 0 || m_pending_chunks.load(std::memory_order_relaxed) == 0) return help_result::nothing_to_do;
-  const std::uint64_t generation = m_generation.load(std::memory_order_acquire);
+  if (cpu < 0) return help_result::nothing_to_do;
   auto result = help_result::nothing_to_do;
   for (std::size_t c = 1; c < m_thread_cpu.size(); ++c) {
     if (m_thread_cpu[c] != cpu) continue;
-    if (run_chunk_if_unclaimed(generation, c)) return help_result::ran_a_chunk;
-    if (m_claims[c].value.load(std::memory_order_relaxed) == running_in(generation)) {
-      result = help_result::a_chunk_runs_here;
+    // Only the claim word: an unclaimed or running chunk belongs to the current loop, since a loop ends only
+    // when each of its chunks is finished (unclaimed_in(g) = 4g, running_in(g) = 4g + 1).
+    std::uint64_t word = m_claims[c].value.load(std::memory_order_relaxed);
+    if (word % 4 == 0) {
+      if (run_chunk_if_unclaimed(word / 4, c)) return help_result::ran_a_chunk;
+      word = m_claims[c].value.load(std::memory_order_relaxed);
     }
+    if (word % 4 == 1) result = help_result::a_chunk_runs_here;
   }
   return result;
 }

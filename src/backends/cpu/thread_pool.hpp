@@ -60,9 +60,16 @@ class thread_pool {
   bool run_chunk_if_unclaimed(std::uint64_t generation, std::size_t c);
 
   /// Chunk c's claim word: unclaimed_in(g) while loop g has not given the chunk out yet, running_in(g) once
-  /// a thread claimed it, finished_in(g) when that thread is done with it. One cache line each.
+  /// a thread claimed it, finished_in(g) when that thread is done with it; and the chunk itself, written by
+  /// the caller before it publishes the word (release) and read by the thread that wins the claim (acquire).
+  /// One cache line each, so that a helper (or a helping host) that sees its chunk offered has, with that
+  /// line, all it needs to start it: it used to read the loop's count, then its generation, then the claim,
+  /// then the loop's fields next to the pool's own, each a line the caller had just written.
   struct alignas(64) claim_word {
     std::atomic<std::uint64_t> value{0};
+    const std::function<void(std::size_t, std::size_t)>* body = nullptr;
+    std::size_t begin = 0;  // [items]
+    std::size_t end = 0;    // [items], exclusive
   };
   static constexpr std::uint64_t unclaimed_in(std::uint64_t generation) { return 4 * generation; }
   static constexpr std::uint64_t running_in(std::uint64_t generation) { return 4 * generation + 1; }
@@ -71,11 +78,6 @@ class thread_pool {
   std::vector<std::thread> m_threads;
   std::unique_ptr<claim_word[]> m_claims;  // one per worker
   std::vector<int> m_thread_cpu;           // per worker: the cpu it is bound to, -1 if none (placement.hpp)
-  // The loop being run, written by the caller before it publishes the claim words and read by a thread
-  // after it won a claim: chunk c covers [c * chunk_size, min(n, (c + 1) * chunk_size)).
-  const std::function<void(std::size_t, std::size_t)>* m_body = nullptr;
-  std::size_t m_n = 0;
-  std::size_t m_chunk_size = 0;
   alignas(64) std::atomic<std::size_t> m_pending_chunks{0};  // chunks of the current loop not yet finished
   alignas(64) std::atomic<std::uint64_t> m_generation{0};    // the current loop (helpers wait on it)
   std::atomic<bool> m_stopping{false};
