@@ -96,13 +96,13 @@ thread_pool::help_result thread_pool::help(int cpu) {
   for (std::size_t c = 1; c < m_thread_cpu.size(); ++c) {
     if (m_thread_cpu[c] != cpu) continue;
     // Only the claim word: an unclaimed or running chunk belongs to the current loop, since a loop ends only
-    // when each of its chunks is finished (unclaimed_in(g) = 4g, running_in(g) = 4g + 1).
+    // when each of its chunks is finished; the word holds that loop's generation (word / 4).
     std::uint64_t word = m_claims[c].value.load(std::memory_order_relaxed);
-    if (word % 4 == 0) {
+    if (word == unclaimed_in(word / 4)) {
       if (run_chunk_if_unclaimed(word / 4, c)) return help_result::ran_a_chunk;
       word = m_claims[c].value.load(std::memory_order_relaxed);
     }
-    if (word % 4 == 1) result = help_result::a_chunk_runs_here;
+    if (word == running_in(word / 4)) result = help_result::a_chunk_runs_here;
   }
   return result;
 }
