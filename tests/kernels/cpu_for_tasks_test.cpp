@@ -21,18 +21,23 @@ void expect_each_once(const std::vector<std::atomic<int>>& visits, const std::st
 }
 
 TEST(ForTasks, VisitsEveryItemExactlyOnce) {
-  cpu::cpu_device device(3);
-  for (std::size_t n : {0UL, 1UL, 5UL, 1000UL, 65537UL}) {
-    for (std::size_t grain : {1UL, 3UL, 64UL, 4096UL, 1UL << 20}) {
-      std::vector<std::atomic<int>> visits(n);
-      device
-          .launch([&](const cpu::parallel_context& ctx) {
-            simd::for_tasks(ctx, n, grain, [&](std::size_t begin, std::size_t end) {
-              for (std::size_t i = begin; i < end; ++i) visits[i].fetch_add(1);
-            });
-          })
-          ->wait();
-      expect_each_once(visits, "n=" + std::to_string(n) + " grain=" + std::to_string(grain));
+  // 3 workers, and 10: more than for_tasks keeps counters for on its stack (8). n = 9 and 30 with grain 3
+  // give as many tasks as workers (the loop's chunks are the tasks), n = 29 one fewer with a short last one.
+  for (unsigned workers : {3U, 10U}) {
+    cpu::cpu_device device(workers);
+    for (std::size_t n : {0UL, 1UL, 5UL, 9UL, 29UL, 30UL, 1000UL, 65537UL}) {
+      for (std::size_t grain : {1UL, 3UL, 64UL, 4096UL, 1UL << 20}) {
+        std::vector<std::atomic<int>> visits(n);
+        device
+            .launch([&](const cpu::parallel_context& ctx) {
+              simd::for_tasks(ctx, n, grain, [&](std::size_t begin, std::size_t end) {
+                for (std::size_t i = begin; i < end; ++i) visits[i].fetch_add(1);
+              });
+            })
+            ->wait();
+        expect_each_once(visits, "workers=" + std::to_string(workers) + " n=" + std::to_string(n) +
+                                     " grain=" + std::to_string(grain));
+      }
     }
   }
 }
