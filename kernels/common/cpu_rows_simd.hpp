@@ -36,6 +36,7 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #pragma GCC diagnostic ignored "-Wpsabi"
@@ -114,6 +115,31 @@ inline std::size_t positive(const config& values, const char* name, std::int64_t
 
 // --- scheduling ---
 
+/// A loop body as a parallel loop's chunks hold it: a copy when it is small and trivially copyable (a
+/// kernel's lambda of pointers and numbers), so that the pool hands it over by value
+/// (parallel_context::parallel_for_copy) and a thread starting a chunk reads none of the caller's stack;
+/// otherwise a pointer to it.
+template <class Body>
+struct held_body {
+  static constexpr bool by_value = std::is_trivially_copyable_v<Body> && sizeof(Body) <= 48;
+  std::conditional_t<by_value, Body, const Body*> held;
+  void operator()(std::size_t begin, std::size_t end) const {
+    if constexpr (by_value) {
+      held(begin, end);
+    } else {
+      (*held)(begin, end);
+    }
+  }
+};
+template <class Body>
+held_body<Body> hold(const Body& body) {
+  if constexpr (held_body<Body>::by_value) {
+    return {body};
+  } else {
+    return {&body};
+  }
+}
+
 /// Calls body(begin, end) over [0, n) in tasks of `grain` items. Worker w of the pool owns the w-th
 /// contiguous block of tasks and runs it in order, so that a kernel called again on the same buffers finds
 /// its block in the same core's cache (the pool runs chunk w on thread w, cpu thread_pool.hpp); a worker
@@ -122,13 +148,13 @@ inline std::size_t positive(const config& values, const char* name, std::int64_t
 /// waking anyone; no more tasks than workers go to the pool as one chunk each, whose claim already lets a
 /// late worker's chunk be run by another.
 ///
-/// What a worker reads to start its chunk is kept to few cache lines that the caller has just written (each
-/// a transfer between cores, 150-300 ns on the 2-cpu VMs here): the loop's state is one struct on the
-/// caller's stack, which the std::function handed to the pool points at (a lambda of one reference fits in
-/// std::function's own storage: no heap block), and the per-worker counters are an array on that stack for
-/// up to max_stack_workers workers, not a vector on the heap. Two 8192-float tasks on 2 cpus (one per
-/// worker), from the kernel's start to the second task's start: 0.62-0.65 us with a vector of counters and
-/// a lambda of six references (on the heap), 0.45-0.52 us now; the kernel 2.05-2.14 -> 1.59-1.65 us.
+/// A worker starting its chunk reads no line of the caller's stack or heap (each a transfer between cores,
+/// 150-300 ns on the 2-cpu VMs here): the loop's state, the body included (held_body), goes to the pool by
+/// value, and the per-worker counters are an array on the caller's stack for up to max_stack_workers
+/// workers, not a vector on the heap. Two 8192-float add tasks on 2 cpus, one per worker, from the kernel's
+/// start to the second task's start: 0.62-0.65 us with a vector of counters and a std::function of six
+/// references (a heap block), 0.45-0.52 us with the loop's state on the stack, 0.25-0.27 us with it in
+/// the pool's claim words; the whole kernel 2.05-2.14 -> 1.59-1.65 -> 1.49-1.55 us.
 template <class Body>
 void for_tasks(const cpu::parallel_context& ctx, std::size_t n, std::size_t grain, const Body& body) {
   grain = std::max<std::size_t>(grain, 1);
@@ -138,14 +164,10 @@ void for_tasks(const cpu::parallel_context& ctx, std::size_t n, std::size_t grai
     return;
   }
   const std::size_t workers = std::min<std::size_t>(ctx.workers(), tasks);
+  const held_body<Body> run = hold(body);
   if (tasks == workers) {  // one task per worker: the pool's chunks are the tasks
-    const struct {
-      const Body& body;
-      std::size_t n, grain;
-    } loop{body, n, grain};
-    ctx.parallel_for(tasks, 1, [&loop](std::size_t first, std::size_t last) {
-      for (std::size_t t = first; t < last; ++t)
-        loop.body(t * loop.grain, std::min(loop.n, (t + 1) * loop.grain));
+    ctx.parallel_for_copy(tasks, 1, [run, n, grain](std::size_t first, std::size_t last) {
+      for (std::size_t t = first; t < last; ++t) run(t * grain, std::min(n, (t + 1) * grain));
     });
     return;
   }
@@ -153,25 +175,18 @@ void for_tasks(const cpu::parallel_context& ctx, std::size_t n, std::size_t grai
     std::atomic<std::size_t> next;
   };
   constexpr std::size_t max_stack_workers = 8;
-  struct state {
-    const Body& body;
-    std::size_t n, grain, tasks, workers;
-    counter* next;
-    [[nodiscard]] std::size_t block_begin(std::size_t w) const { return tasks * w / workers; }
-  };
   counter on_stack[max_stack_workers];
   std::vector<counter> on_heap(workers > max_stack_workers ? workers : 0);
-  const state loop{body, n, grain, tasks, workers, workers > max_stack_workers ? on_heap.data() : on_stack};
+  counter* const next = workers > max_stack_workers ? on_heap.data() : on_stack;
   for (std::size_t w = 0; w < workers; ++w)
-    loop.next[w].next.store(loop.block_begin(w), std::memory_order_relaxed);
-  ctx.parallel_for(workers, 1, [&loop](std::size_t first, std::size_t) {
-    for (std::size_t k = 0; k < loop.workers; ++k) {
-      const std::size_t w = (first + k) % loop.workers;  // its own block first, then the others'
-      const std::size_t end = loop.block_begin(w + 1);
-      std::atomic<std::size_t>& next = loop.next[w].next;
-      for (std::size_t t = next.fetch_add(1, std::memory_order_relaxed); t < end;
-           t = next.fetch_add(1, std::memory_order_relaxed)) {
-        loop.body(t * loop.grain, std::min(loop.n, (t + 1) * loop.grain));
+    next[w].next.store(tasks * w / workers, std::memory_order_relaxed);
+  ctx.parallel_for_copy(workers, 1, [run, n, grain, next, tasks, workers](std::size_t first, std::size_t) {
+    for (std::size_t k = 0; k < workers; ++k) {
+      const std::size_t w = (first + k) % workers;        // its own block first, then the others'
+      const std::size_t end = tasks * (w + 1) / workers;  // block w's first task after it
+      for (std::size_t t = next[w].next.fetch_add(1, std::memory_order_relaxed); t < end;
+           t = next[w].next.fetch_add(1, std::memory_order_relaxed)) {
+        run(t * grain, std::min(n, (t + 1) * grain));
       }
     }
   });

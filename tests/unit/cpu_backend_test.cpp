@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <cstddef>
@@ -14,6 +15,7 @@
 #include <memory>
 #include <mutex>
 #include <numeric>
+#include <set>
 #include <thread>
 #include <vector>
 
@@ -145,6 +147,57 @@ TEST(CpuBackend, ParallelContextSplitsLoopsOverTheWorkers) {
   });
   e->wait();
   for (std::size_t i = 0; i < out.size(); ++i) ASSERT_EQ(out[i], static_cast<float>(i));
+}
+
+// A loop body that records, per index, the address of the body object that ran it (the pool's copy, or
+// the caller's object) and counts the visits. `Padding` makes it larger than the pool copies.
+template <std::size_t Padding>
+struct recording_body {
+  std::atomic<int>* visits;
+  const void** ran_from;
+  std::array<char, Padding> padding{};
+  void operator()(std::size_t begin, std::size_t end) const {
+    for (std::size_t i = begin; i < end; ++i) {
+      visits[i].fetch_add(1);
+      ran_from[i] = this;
+    }
+  }
+};
+
+TEST(CpuBackend, ParallelForCopyRunsThePoolsCopyOfASmallBodyAndTheCallersOfAnyOther) {
+  cpu_device device(3);
+  constexpr std::size_t n = 3000;
+  const auto run = [&](const auto& body, std::vector<std::atomic<int>>& visits) {
+    device.launch([&](const parallel_context& ctx) { ctx.parallel_for_copy(n, 1, body); })->wait();
+    for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(visits[i].load(), 1) << "item " << i;
+  };
+  {
+    std::vector<std::atomic<int>> visits(n);
+    std::vector<const void*> ran_from(n);
+    const recording_body<8> small{visits.data(), ran_from.data()};
+    static_assert(sizeof(small) <= parallel_context::max_copied_body);
+    run(small, visits);
+    // Three chunks, each run from its own copy in the pool: three addresses, none of them the caller's.
+    const std::set<const void*> bodies(ran_from.begin(), ran_from.end());
+    EXPECT_EQ(bodies.size(), 3U);
+    EXPECT_EQ(bodies.count(&small), 0U);
+  }
+  {
+    std::vector<std::atomic<int>> visits(n);
+    std::vector<const void*> ran_from(n);
+    const recording_body<parallel_context::max_copied_body> large{visits.data(), ran_from.data()};
+    run(large, visits);  // too large to copy: every chunk runs the caller's object
+    EXPECT_EQ(std::set<const void*>(ran_from.begin(), ran_from.end()), std::set<const void*>{&large});
+  }
+  {
+    std::vector<std::atomic<int>> visits(n);
+    const std::vector<int> owned(1, 1);  // not trivially copyable: goes by reference, through std::function
+    run(
+        [&visits, owned](std::size_t begin, std::size_t end) {
+          for (std::size_t i = begin; i < end; ++i) visits[i].fetch_add(owned[0]);
+        },
+        visits);
+  }
 }
 
 TEST(HostBuffer, RoundTripsDataAndRejectsOversizedCopies) {

@@ -44,6 +44,11 @@ void parallel_context::parallel_for(std::size_t n, std::size_t grain,
   m_pool.parallel_for(n, grain, body);
 }
 
+void parallel_context::run_copied(std::size_t n, std::size_t grain, chunk_function call, const void* state,
+                                  std::size_t state_bytes) const {
+  m_pool.parallel_for(n, grain, call, state, state_bytes);
+}
+
 unsigned parallel_context::workers() const {
   return m_pool.workers();
 }

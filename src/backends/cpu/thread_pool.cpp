@@ -4,6 +4,7 @@
 #include "backends/cpu/poll.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <utility>
 
 namespace kbench::cpu {
@@ -37,7 +38,7 @@ bool thread_pool::run_chunk_if_unclaimed(std::uint64_t generation, std::size_t c
     return false;
   }
   try {
-    (*claim.body)(claim.begin, claim.end);
+    claim.call(claim.state, claim.begin, claim.end);
   } catch (...) {
     const std::lock_guard lock(m_error_mutex);
     if (!m_error) m_error = std::current_exception();
@@ -48,15 +49,27 @@ bool thread_pool::run_chunk_if_unclaimed(std::uint64_t generation, std::size_t c
   return true;
 }
 
-void thread_pool::parallel_for(std::size_t n, std::size_t grain,
-                               const std::function<void(std::size_t, std::size_t)>& body) {
+namespace {
+using loop_body = std::function<void(std::size_t, std::size_t)>;
+void call_through_pointer(const void* state, std::size_t begin, std::size_t end) {
+  (**static_cast<const loop_body* const*>(state))(begin, end);
+}
+}  // namespace
+
+void thread_pool::parallel_for(std::size_t n, std::size_t grain, const loop_body& body) {
+  const loop_body* pointer = &body;
+  parallel_for(n, grain, &call_through_pointer, &pointer, sizeof pointer);
+}
+
+void thread_pool::parallel_for(std::size_t n, std::size_t grain, parallel_context::chunk_function call,
+                               const void* state, std::size_t state_bytes) {
   if (n == 0) return;
   grain = std::max<std::size_t>(grain, 1);
   const std::size_t max_chunks = std::min<std::size_t>(workers(), (n + grain - 1) / grain);
   const std::size_t chunk_size = (n + max_chunks - 1) / max_chunks;
   const std::size_t chunks = (n + chunk_size - 1) / chunk_size;
   if (chunks == 1) {
-    body(0, n);
+    call(state, 0, n);
     return;
   }
   m_error = nullptr;  // no chunk runs between loops
@@ -64,7 +77,8 @@ void thread_pool::parallel_for(std::size_t n, std::size_t grain,
   const std::uint64_t generation = m_generation.load(std::memory_order_relaxed) + 1;
   for (std::size_t c = 0; c < chunks; ++c) {
     claim_word& claim = m_claims[c];
-    claim.body = &body;
+    claim.call = call;
+    std::memcpy(claim.state, state, state_bytes);
     claim.begin = c * chunk_size;
     claim.end = std::min(n, (c + 1) * chunk_size);
     claim.value.store(unclaimed_in(generation), std::memory_order_release);

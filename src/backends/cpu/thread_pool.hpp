@@ -15,6 +15,8 @@
 // kernel: 0.3 us; with help: 0.5 us). So chunks are claimed without a lock, by a compare-and-swap on a
 // word that holds the loop's generation, which a thread that read an older loop's generation cannot win.
 
+#include <kbench/backends/cpu.hpp>
+
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -40,6 +42,10 @@ class thread_pool {
   /// stream has one dispatcher).
   void parallel_for(std::size_t n, std::size_t grain,
                     const std::function<void(std::size_t, std::size_t)>& body);
+  /// The same with the body given as `state_bytes` (<= parallel_context::max_copied_body) bytes at `state`,
+  /// which every chunk's claim word keeps a copy of, and `call`, which runs a chunk on such a copy.
+  void parallel_for(std::size_t n, std::size_t grain, parallel_context::chunk_function call,
+                    const void* state, std::size_t state_bytes);
 
   enum class help_result {
     ran_a_chunk,        // the caller ran a chunk
@@ -60,17 +66,21 @@ class thread_pool {
   bool run_chunk_if_unclaimed(std::uint64_t generation, std::size_t c);
 
   /// Chunk c's claim word: unclaimed_in(g) while loop g has not given the chunk out yet, running_in(g) once
-  /// a thread claimed it, finished_in(g) when that thread is done with it; and the chunk itself, written by
-  /// the caller before it publishes the word (release) and read by the thread that wins the claim (acquire).
-  /// One cache line each, so that a helper (or a helping host) that sees its chunk offered has, with that
-  /// line, all it needs to start it: it used to read the loop's count, then its generation, then the claim,
-  /// then the loop's fields next to the pool's own, each a line the caller had just written.
-  struct alignas(64) claim_word {
+  /// a thread claimed it, finished_in(g) when that thread is done with it; and the chunk itself (its bounds,
+  /// and its own copy of the loop's body or a pointer to it), written by the caller before it publishes the
+  /// word (release) and read by the thread that wins the claim (acquire). Two cache lines each (128-byte
+  /// aligned: the pair the cores' adjacent-line prefetchers fetch together), so that a helper (or a helping
+  /// host) that sees its chunk offered has, with them, all it needs to run it: it used to read the loop's
+  /// count, then its generation, then the claim, then the loop's fields next to the pool's own, then the
+  /// body on the caller's stack and the kernel's closure, each a line the caller had just written.
+  struct alignas(128) claim_word {
     std::atomic<std::uint64_t> value{0};
-    const std::function<void(std::size_t, std::size_t)>* body = nullptr;
+    parallel_context::chunk_function call = nullptr;
     std::size_t begin = 0;  // [items]
     std::size_t end = 0;    // [items], exclusive
+    alignas(16) std::byte state[parallel_context::max_copied_body];
   };
+  static_assert(sizeof(claim_word) == 128);
   static constexpr std::uint64_t unclaimed_in(std::uint64_t generation) { return 4 * generation; }
   static constexpr std::uint64_t running_in(std::uint64_t generation) { return 4 * generation + 1; }
   static constexpr std::uint64_t finished_in(std::uint64_t generation) { return 4 * generation + 2; }
