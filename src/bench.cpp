@@ -282,7 +282,7 @@ bench_result do_bench(const bench_target& target, const bench_options& options) 
     result.sync_violations += synced_call(target);
   } while (elapsed_ms(warmup_start, clock_type::now()) < options.warmup_ms);
 
-  const std::size_t flush_bytes = options.flush_bytes != 0 ? options.flush_bytes : last_level_cache_bytes();
+  const std::size_t flush_bytes = options.flush_bytes != 0 ? options.flush_bytes : last_level_flush_bytes();
   auto take_sample = [&] {
     if (options.flush_cache) {
       flush_before_sample(target, flush_bytes);
@@ -363,7 +363,7 @@ int interleaved_calls_per_turn(double slowest_ms, int repeat) {
 
 void flush_host_cache(std::size_t bytes) {
   if (bytes == 0) {
-    bytes = last_level_cache_bytes();
+    bytes = last_level_flush_bytes();
   }
   flush_every_cores_private_caches();
   // Kept between calls (per thread, so concurrent flushes do not race) to pay the page faults once.
@@ -406,6 +406,18 @@ std::size_t count_cpu_list(std::string_view list) {
 std::size_t cache_share_bytes(std::size_t cache_bytes, std::size_t sharing_cpus) {
   if (sharing_cpus == 0) return cache_bytes;
   return std::min(cache_bytes, sharing_cpus * max_cache_bytes_per_cpu);
+}
+
+std::size_t cache_flush_bytes(std::size_t cache_bytes, std::size_t sharing_cpus) {
+  return std::min(cache_bytes, 2 * cache_share_bytes(cache_bytes, sharing_cpus));
+}
+
+std::size_t last_level_flush_bytes() {
+  static const std::size_t bytes = [] {
+    const cache_level last = read_last_level_cache();
+    return last.bytes > 0 ? cache_flush_bytes(last.bytes, last.sharing_cpus) : last_level_cache_bytes();
+  }();
+  return bytes;
 }
 
 std::size_t last_level_cache_share_bytes() {

@@ -267,10 +267,20 @@ TEST(HostCache, ACacheListedLargerThanItsCpusCanUseIsCapped) {
   EXPECT_EQ(cache_share_bytes(480 * mib, 0), 480 * mib);                    // sharing unknown: as listed
 }
 
+TEST(HostCache, AFlushWritesTheCacheOrTwiceWhatItsCpusCanUseWhereThatIsLess) {
+  constexpr std::size_t mib = std::size_t{1} << 20;
+  EXPECT_EQ(cache_flush_bytes(480 * mib, 2), 4 * max_cache_bytes_per_cpu);  // a VM listing its host's L3
+  EXPECT_EQ(cache_flush_bytes(32 * mib, 2), 32 * mib);                      // a Zen 4 CCX seen by 2 cpus
+  EXPECT_EQ(cache_flush_bytes(32 * mib, 16), 32 * mib);
+  EXPECT_EQ(cache_flush_bytes(480 * mib, 0), 480 * mib);  // sharing unknown: as listed
+}
+
 TEST(HostCache, LastLevelSizeIsKnownAndFlushRuns) {
   EXPECT_GT(last_level_cache_bytes(), 0u);
   EXPECT_GT(last_level_cache_share_bytes(), 0u);
   EXPECT_LE(last_level_cache_share_bytes(), last_level_cache_bytes());
+  EXPECT_GE(last_level_flush_bytes(), last_level_cache_share_bytes());
+  EXPECT_LE(last_level_flush_bytes(), last_level_cache_bytes());
   flush_host_cache(std::size_t{1} << 20);
   flush_host_cache(std::size_t{1} << 16);  // smaller after larger reuses the buffer
 }

@@ -5,6 +5,7 @@
 // whatever order the caller drops them in.
 
 #include <kbench/backends/opencl.hpp>
+#include <kbench/bench.hpp>
 #include <kbench/error.hpp>
 
 #include "cl_check.hpp"
@@ -406,12 +407,15 @@ void opencl_device::flush_caches() {
           static_cast<std::size_t>(device_value<cl_ulong>(id, CL_DEVICE_GLOBAL_MEM_CACHE_SIZE));
       const auto max_buffer_bytes =
           static_cast<std::size_t>(device_value<cl_ulong>(id, CL_DEVICE_MAX_MEM_ALLOC_SIZE));
-      m_impl->flush_scratch =
-          allocate(std::min(std::max<std::size_t>(2 * cache_bytes, std::size_t{1} << 20), max_buffer_bytes));
       // A cpu device's kernels run on the host's cores, whose private caches a fill run by one of the
       // implementation's threads does not reach.
       m_impl->flush_host_caches =
           (device_value<cl_device_type>(id, CL_DEVICE_TYPE) & CL_DEVICE_TYPE_CPU) != 0;
+      std::size_t fill_bytes = std::max<std::size_t>(2 * cache_bytes, std::size_t{1} << 20);
+      // A cpu device's cache is the host's, which a VM may list whole: there, no more than the host's own
+      // flush writes (last_level_flush_bytes: 128 MiB of the 480 MiB above).
+      if (m_impl->flush_host_caches) fill_bytes = std::min(fill_bytes, last_level_flush_bytes());
+      m_impl->flush_scratch = allocate(std::min(fill_bytes, max_buffer_bytes));
     }
   }
   // In-order queue: the fill runs after the kernels queued before it, and fill() waits for it. Its writes
