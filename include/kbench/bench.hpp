@@ -83,9 +83,9 @@ struct bench_result {
 /// Evicts the host's caches: first every core's private caches, each by a thread bound to that core (of the
 /// cpus the calling thread may use) that writes and reads a buffer of twice their size, then the last-level
 /// cache, by writing and reading a buffer of `bytes` bytes (0 = last_level_flush_bytes()) on the calling
-/// thread. A flush
-/// from one core alone leaves another core's L2 as it was: a kernel that ran there found its data still in
-/// it (kbench measure --flush-cache, cpu add [256,256], 768 KiB: 18-20 us a call against torch's 57-75 us).
+/// thread. A flush from one core alone leaves another core's L2 as it was: a kernel that ran there found its
+/// data still in it (kbench measure --flush-cache, cpu add [256,256], 768 KiB: 18-20 us a call against
+/// torch's 57-75 us).
 void flush_host_cache(std::size_t bytes = 0);
 /// The host's last-level cache size [bytes] (sysfs; 32 MiB if unknown).
 [[nodiscard]] std::size_t last_level_cache_bytes();

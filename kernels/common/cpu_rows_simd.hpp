@@ -118,10 +118,13 @@ inline std::size_t positive(const config& values, const char* name, std::int64_t
 /// A loop body as a parallel loop's chunks hold it: a copy when it is small and trivially copyable (a
 /// kernel's lambda of pointers and numbers), so that the pool hands it over by value
 /// (parallel_context::parallel_for_copy) and a thread starting a chunk reads none of the caller's stack;
-/// otherwise a pointer to it.
+/// otherwise a pointer to it. A copy leaves room for the five words for_tasks adds to it (n, grain, its
+/// counters, tasks and workers; six with padding) within parallel_context::max_copied_body: a larger loop
+/// state would still work, by reference, but would be read from the caller's stack again.
 template <class Body>
 struct held_body {
-  static constexpr bool by_value = std::is_trivially_copyable_v<Body> && sizeof(Body) <= 48;
+  static constexpr bool by_value = std::is_trivially_copyable_v<Body> &&
+                                   sizeof(Body) <= cpu::parallel_context::max_copied_body - 6 * sizeof(void*);
   std::conditional_t<by_value, Body, const Body*> held;
   void operator()(std::size_t begin, std::size_t end) const {
     if constexpr (by_value) {
@@ -183,7 +186,7 @@ void for_tasks(const cpu::parallel_context& ctx, std::size_t n, std::size_t grai
   ctx.parallel_for_copy(workers, 1, [run, n, grain, next, tasks, workers](std::size_t first, std::size_t) {
     for (std::size_t k = 0; k < workers; ++k) {
       const std::size_t w = (first + k) % workers;        // its own block first, then the others'
-      const std::size_t end = tasks * (w + 1) / workers;  // block w's first task after it
+      const std::size_t end = tasks * (w + 1) / workers;  // the first task after block w
       for (std::size_t t = next[w].next.fetch_add(1, std::memory_order_relaxed); t < end;
            t = next[w].next.fetch_add(1, std::memory_order_relaxed)) {
         run(t * grain, std::min(n, (t + 1) * grain));
