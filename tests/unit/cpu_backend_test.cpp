@@ -92,6 +92,38 @@ TEST(CpuBackend, ABarrierAfterMoreShortKernelsThanTheQueueHoldsWaitsForAll) {
   for (const auto& e : events) ASSERT_TRUE(e->is_complete());
 }
 
+TEST(CpuBackend, HostsLaunchingFromSeveralThreadsGetEachKernelRunOnceInTheirOrder) {
+  // 4 host threads, 1000 launches each: more than the queue holds, so the hosts reuse slots, each after
+  // making sure (under the launch mutex, from what any host saw finished) that the slot's last kernel ran.
+  cpu_device device(2);
+  constexpr int hosts = 4;
+  constexpr int launches_per_host = 1000;
+  std::array<std::vector<int>, hosts> ran;  // written by the dispatcher only, read after the barrier
+  std::array<std::vector<event_ptr>, hosts> events;
+  std::vector<std::thread> threads;
+  for (int h = 0; h < hosts; ++h) {
+    threads.emplace_back([&, h] {
+      for (int i = 0; i < launches_per_host; ++i) {
+        events[h].push_back(device.launch([&ran, h, i](const parallel_context&) {
+          const auto until =
+              std::chrono::steady_clock::now() + 2us;  // slower than launching: the queue fills
+          while (std::chrono::steady_clock::now() < until) {
+          }
+          ran[h].push_back(i);
+        }));
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  device.barrier();
+  std::vector<int> expected(launches_per_host);
+  std::iota(expected.begin(), expected.end(), 0);
+  for (int h = 0; h < hosts; ++h) {
+    EXPECT_EQ(ran[h], expected) << "host " << h;
+    for (const auto& e : events[h]) ASSERT_TRUE(e->is_complete());
+  }
+}
+
 TEST(CpuBackend, AKernelThatThrowsCompletesWithoutTimestampsAndBarrierRethrows) {
   cpu_device device(2);
   event_ptr bad = device.launch([](const parallel_context&) { throw std::runtime_error("kernel fault"); });

@@ -103,7 +103,11 @@ event_ptr cpu_stream::enqueue(cpu_kernel kernel) {
   auto done = std::make_shared<cpu_event>(m_dispatcher_cpu, m_pool);
   std::lock_guard lock(m_enqueue_mutex);
   const std::uint64_t index = m_published.load(std::memory_order_relaxed) & ~stop_bit;
-  if (index >= capacity) wait_until_finished(index - capacity + 1);  // the slot's last kernel has run
+  if (index >= capacity &&
+      index - capacity + 1 > m_finished_seen) {  // the slot's last kernel may not have run
+    wait_until_finished(index - capacity + 1);
+    m_finished_seen = m_finished.load(std::memory_order_acquire);
+  }
   slot& s = m_slots[index % capacity];
   s.done = std::move(done);  // drops the slot's last event here, on the host, which allocated it
   s.kernel = std::move(kernel);
