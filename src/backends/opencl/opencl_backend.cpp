@@ -16,7 +16,6 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstddef>
 #include <exception>
 #include <memory>
@@ -24,7 +23,6 @@
 #include <optional>
 #include <span>
 #include <string>
-#include <thread>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -221,14 +219,6 @@ class cl_buffer final : public buffer {
 };
 
 // --- events ------------------------------------------------------------------------------------------------
-// [us] how long an event's wait polls before it blocks in clWaitForEvents. A blocking wait put the wake-up of
-// the host (and of the idle vCPU it slept on) into the wall latency of every short kernel: on PoCL on a 2-cpu
-// Xeon VM, exp [1024] (1.3 us of device time) took 74-86 us of wall, 27-31 us with polling, add [128,128]
-// 84-93 -> 31 us (`kbench measure --backend opencl`, old and new binaries alternating). Polling to the end
-// of every kernel took a core from PoCL's worker threads instead: a 1.9 ms softmax_two_pass [1024,256] ran in
-// 3.8 ms with the host polling throughout, and in 1.93-1.99 ms (1.91-1.96 blocking) with this limit.
-constexpr auto wait_poll_limit = std::chrono::microseconds(200);
-
 class cl_event_wrapper final : public event {
  public:
   cl_event_wrapper(std::shared_ptr<queue_state> state, event_handle e)
@@ -242,13 +232,6 @@ class cl_event_wrapper final : public event {
   }
 
   void wait() override {
-    // Polls for up to wait_poll_limit before blocking, yielding the core between polls (the runtime's own
-    // threads may need it: on a cpu device they are the device), as CUDA's spin-then-block does.
-    const auto until = std::chrono::steady_clock::now() + wait_poll_limit;
-    while (std::chrono::steady_clock::now() < until) {
-      if (is_complete()) return;
-      std::this_thread::yield();
-    }
     cl_event e = m_event.get();
     const cl_int status = clWaitForEvents(1, &e);
     // A failed command completes the wait with this code; it is reported through is_complete()/interval().
