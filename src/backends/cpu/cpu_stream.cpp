@@ -103,8 +103,9 @@ event_ptr cpu_stream::enqueue(cpu_kernel kernel) {
   auto done = std::make_shared<cpu_event>(m_dispatcher_cpu, m_pool);
   std::lock_guard lock(m_enqueue_mutex);
   const std::uint64_t index = m_published.load(std::memory_order_relaxed) & ~stop_bit;
-  if (index >= capacity &&
-      index - capacity + 1 > m_finished_seen) {  // the slot's last kernel may not have run
+  // The slot's last kernel (launch index - capacity) must have run; m_finished is read only when what was
+  // seen of it does not show that.
+  if (index >= capacity && index - capacity + 1 > m_finished_seen) {
     wait_until_finished(index - capacity + 1);
     m_finished_seen = m_finished.load(std::memory_order_acquire);
   }
