@@ -81,7 +81,7 @@ class cpu_stream {
   std::unique_ptr<slot[]> m_slots;
   // Serializes hosts that launch at the same time; the dispatcher never takes it. On a line of its own: the
   // dispatcher reads the members above at every kernel, and a lock or unlock on their line had to take the
-  // line back from the dispatcher's core (an empty kernel's launch took 0.36-0.42 us of the host on the
+  // line back from the dispatcher's core (an empty kernel's launch took 0.34-0.42 us of the host on the
   // 2-cpu Xeon VM, 0.11 us with the mutex on its own line; README, Backends).
   alignas(64) std::mutex m_enqueue_mutex;
   // Launches the host has seen finished (under m_enqueue_mutex): a launch reads m_finished, a line the
