@@ -7,7 +7,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <optional>
 #include <set>
 
 namespace kbench::tune {
@@ -151,9 +153,9 @@ TEST(TuneStrategies, SearchersBeatRandomOnASmoothSpace) {
   EXPECT_LT(mean_best("pattern_search"), random);
 }
 
-// Block sizes in steps of 16 (16, 32, ..., 256), as in the shared convolution spaces: bayes_subspace then
-// also models each value's power-of-two alignment. Multiples of 64 are fast, the others slow.
-TEST(TuneStrategies, DefaultStrategySearchesBlockSizesThatAreNotPowersOfTwo) {
+// Block sizes in steps of 16 (16, 32, ..., 256), as in the shared convolution spaces, and two other
+// parameters. Multiples of 64 are fast, the others slow.
+space stepped_block_space() {
   std::vector<std::int64_t> steps;
   for (std::int64_t v = 16; v <= 256; v += 16) steps.push_back(v);
   space def;
@@ -161,15 +163,22 @@ TEST(TuneStrategies, DefaultStrategySearchesBlockSizesThatAreNotPowersOfTwo) {
       .add(parameter::power_of_two("BLOCK_Y", 1, 8).block_size())
       .add(parameter::integers("UNROLL", {1, 2, 3, 4}))
       .add(parameter::boolean("USE_LOCAL"));
-  const enumerated_space s = def.enumerate(test_device());
-  const auto time_of = [&](config_id id) {
-    const config c = s.to_config(id);
-    const double u = static_cast<double>(c.at("UNROLL")) - 2;
-    const double t = 1.0 + (c.at("BLOCK_X") % 64 == 0 ? 0.0 : 1.0) + 0.1 * u * u +
-                     0.05 * std::abs(std::log2(static_cast<double>(c.at("BLOCK_Y")))) +
-                     (c.at("USE_LOCAL") ? 0.0 : 0.3);
-    return evaluation{id, eval_status::ok, t};
-  };
+  return def;
+}
+
+evaluation stepped_block_time(const enumerated_space& s, config_id id) {
+  const config c = s.to_config(id);
+  const double u = static_cast<double>(c.at("UNROLL")) - 2;
+  const double t = 1.0 + (c.at("BLOCK_X") % 64 == 0 ? 0.0 : 1.0) + 0.1 * u * u +
+                   0.05 * std::abs(std::log2(static_cast<double>(c.at("BLOCK_Y")))) +
+                   (c.at("USE_LOCAL") ? 0.0 : 0.3);
+  return evaluation{id, eval_status::ok, t};
+}
+
+// bayes_subspace also models each block size's power-of-two alignment.
+TEST(TuneStrategies, DefaultStrategySearchesBlockSizesThatAreNotPowersOfTwo) {
+  const enumerated_space s = stepped_block_space().enumerate(test_device());
+  const auto time_of = [&](config_id id) { return stepped_block_time(s, id); };
   const auto mean_best = [&](std::string_view name) {
     double sum = 0;
     for (std::uint64_t seed = 0; seed < 20; ++seed) {
@@ -183,6 +192,58 @@ TEST(TuneStrategies, DefaultStrategySearchesBlockSizesThatAreNotPowersOfTwo) {
     return sum / 20;
   };
   EXPECT_LT(mean_best(default_strategy_name()), mean_best("random"));
+}
+
+// The default's schedule with a known budget of 60 (6 random starts): during the first 60%, every third
+// proposal (step % 3 == 2) changes exactly one non-block parameter of the best config so far; during the last
+// 40%, every third (step % 3 == 1) keeps its non-block parameters and, while such configs are left, uses
+// power-of-two block sizes only.
+TEST(TuneStrategies, DefaultStrategyStepsFromTheBestConfigOnItsSchedule) {
+  const enumerated_space s = stepped_block_space().enumerate(test_device());
+  constexpr std::size_t budget = 60;
+  const auto non_block_changes = [&](config_id a, config_id b) {
+    const config ca = s.to_config(a);
+    const config cb = s.to_config(b);
+    return int{ca.at("UNROLL") != cb.at("UNROLL")} + int{ca.at("USE_LOCAL") != cb.at("USE_LOCAL")};
+  };
+  const auto power_of_two_blocks = [&](config_id id) {
+    const config c = s.to_config(id);
+    return std::has_single_bit(static_cast<std::uint64_t>(c.at("BLOCK_X"))) &&
+           std::has_single_bit(static_cast<std::uint64_t>(c.at("BLOCK_Y")));
+  };
+  for (std::uint64_t seed = 0; seed < 5; ++seed) {
+    auto strategy = make_strategy(default_strategy_name(), s, {seed, budget});
+    std::vector<config_id> seen;
+    std::optional<evaluation> best;
+    std::size_t neighbour_steps = 0;
+    std::size_t block_steps = 0;
+    const auto evaluate = [&](config_id id) {
+      const std::size_t step = seen.size();
+      if (best && step >= 6 && step < 36 && step % 3 == 2) {
+        EXPECT_EQ(non_block_changes(id, best->id), 1) << "seed " << seed << " step " << step;
+        ++neighbour_steps;
+      }
+      if (best && step >= 36 && step % 3 == 1) {
+        EXPECT_EQ(non_block_changes(id, best->id), 0) << "seed " << seed << " step " << step;
+        bool aligned_left = false;  // an unseen power-of-two block shape with the best config's other values
+        for (config_id other = 0; other < s.size(); ++other) {
+          aligned_left =
+              aligned_left || (non_block_changes(other, best->id) == 0 && power_of_two_blocks(other) &&
+                               std::find(seen.begin(), seen.end(), other) == seen.end());
+        }
+        EXPECT_EQ(power_of_two_blocks(id), aligned_left) << "seed " << seed << " step " << step;
+        ++block_steps;
+      }
+      seen.push_back(id);
+      const evaluation e = stepped_block_time(s, id);
+      if (!best || e.time_ms < best->time_ms) best = e;
+      return e;
+    };
+    const search_result r = run_search(*strategy, evaluate, {budget, 0});
+    EXPECT_EQ(r.log.size(), budget);
+    EXPECT_EQ(neighbour_steps, 10u);  // steps 8, 11, ..., 35
+    EXPECT_EQ(block_steps, 8u);       // steps 37, 40, ..., 58
+  }
 }
 
 TEST(TuneStrategies, UnknownNameListsTheValidOnes) {
