@@ -237,8 +237,8 @@ class bayes_subspace final : public strategy {
   }
 
   // Pool positions of the unproposed configs whose other (non-block) values differ from the incumbent's in
-  // exactly one parameter, with any block shape. (A sampled pool is not enumerated here: the subspace is
-  // most of a large space's settings' neighbours, and a sample of it suffices.)
+  // exactly one parameter, with any block shape. (A large space's sampled pool holds a sample of this
+  // subspace, which is not enumerated as the block-shape subspace is: it spans every block shape.)
   [[nodiscard]] std::vector<std::size_t> neighbour_setting_candidates(
       std::span<const std::uint32_t> incumbent) const {
     std::vector<std::size_t> result;
