@@ -328,11 +328,13 @@ TEST(TuneCli, TheDefaultConfigIsReTimedAtTheEndEvenWhenTheSearchTimedItDuringADi
   EXPECT_NE(r.output.find("within 1.5x of the best and the default config, interleaved"), std::string::npos)
       << r.output;
   EXPECT_NE(r.output.find("Best: " + default_config), std::string::npos) << r.output;
-  // Every candidate's time in the final re-timing is shown, the default's marked.
+  // Every candidate's time in the final re-timing is shown, the default's marked (on a loaded machine the
+  // intervals widen and it may also be marked as tying with the fastest, which then picks it by its ISA).
   EXPECT_TRUE(std::regex_search(
       r.output,
       std::regex("\n    " + std::regex_replace(default_config, std::regex(R"([{}\[\]])"), R"(\$&)") +
-                 R"( [0-9.]+ ms \(99% interval of the median [0-9.]+-[0-9.]+\) \(the default config\)\n)")))
+                 R"( [0-9.]+ ms \(99% interval of the median [0-9.]+-[0-9.]+\) \(the default config\))" +
+                 R"(( \(ties with the fastest\))?\n)")))
       << r.output;
   const auto entry = read_json(cache_files(cache).at(0));
   EXPECT_EQ(entry["best"].dump(), default_config);
