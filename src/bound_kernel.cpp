@@ -24,14 +24,21 @@ bound_kernel::bound_kernel(const kernel_definition& kernel, const implementation
                            const shape& s, const std::vector<host_tensor>& inputs, config cfg)
     : bound_kernel(kernel, impl, device, s, upload_inputs(*device, inputs), std::move(cfg)) {}
 
+std::vector<buffer_ptr> allocate_outputs(device& target, const std::vector<host_tensor>& like) {
+  std::vector<buffer_ptr> buffers;
+  for (const host_tensor& output : like) buffers.push_back(target.allocate(output.bytes()));
+  return buffers;
+}
+
 bound_kernel::bound_kernel(const kernel_definition& kernel, const implementation& impl, device_ptr device,
-                           const shape& s, std::vector<buffer_ptr> device_inputs, config cfg)
+                           const shape& s, std::vector<buffer_ptr> device_inputs, config cfg,
+                           std::vector<buffer_ptr> device_outputs)
     : m_name(fmt::format("{}/{}", kernel.name, to_string(impl.backend))),
       m_backend(impl.backend),
       m_device(std::move(device)),
       m_config(cfg.empty() ? impl.default_config : std::move(cfg)),
       m_inputs(std::move(device_inputs)) {
-  m_launch = impl.bind(kernel_args{m_device, s, m_config, m_inputs});
+  m_launch = impl.bind(kernel_args{m_device, s, m_config, m_inputs, std::move(device_outputs)});
 }
 
 bench_target bound_kernel::target() const {

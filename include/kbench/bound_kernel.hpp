@@ -11,6 +11,9 @@ namespace kbench {
 
 /// Allocates one buffer per input on `device` and writes the input into it.
 [[nodiscard]] std::vector<buffer_ptr> upload_inputs(device& target, const std::vector<host_tensor>& inputs);
+/// Allocates one buffer per tensor on `device`, of the tensor's size (contents undefined): outputs to hand to
+/// bindings (kernel_args::outputs).
+[[nodiscard]] std::vector<buffer_ptr> allocate_outputs(device& target, const std::vector<host_tensor>& like);
 
 class bound_kernel {
  public:
@@ -18,9 +21,11 @@ class bound_kernel {
   /// Throws kbench::error when the implementation cannot be built for this shape, config or device.
   bound_kernel(const kernel_definition& kernel, const implementation& impl, device_ptr device, const shape& s,
                const std::vector<host_tensor>& inputs, config cfg = {});
-  /// The same with inputs already on `device` (upload_inputs), which the bound kernel shares with the caller.
+  /// The same with inputs already on `device` (upload_inputs), which the bound kernel shares with the caller,
+  /// and optionally the buffers on `device` to write its outputs into (kernel_args::outputs; empty: its own).
   bound_kernel(const kernel_definition& kernel, const implementation& impl, device_ptr device, const shape& s,
-               std::vector<buffer_ptr> device_inputs, config cfg = {});
+               std::vector<buffer_ptr> device_inputs, config cfg = {},
+               std::vector<buffer_ptr> device_outputs = {});
 
   /// The target for bench/measure: call = one launch, barrier = the device's barrier.
   [[nodiscard]] bench_target target() const;

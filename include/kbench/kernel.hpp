@@ -8,6 +8,7 @@
 #include <kbench/host_tensor.hpp>
 #include <kbench/tune/space.hpp>
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -23,7 +24,16 @@ struct kernel_args {
   kbench::shape shape;
   kbench::config config;
   std::vector<buffer_ptr> inputs;
+  /// Buffers on `device` to write the outputs into, one per reference output in order; empty: the
+  /// implementation allocates its own (output_buffer). The suite hands the kbench implementation and the
+  /// torch baseline the same buffers where both run in host memory, and every config of a tuning worker the
+  /// same ones, so that they are compared on the same memory (kernel_args.cpp says why).
+  std::vector<buffer_ptr> outputs;
 };
+
+/// Output `index` of a binding with `args`: args.outputs[index] when the caller gave it (it must hold at
+/// least `bytes`, or this throws), otherwise a new buffer of `bytes` on args.device.
+[[nodiscard]] buffer_ptr output_buffer(const kernel_args& args, std::size_t index, std::size_t bytes);
 
 /// Enqueues one call of a bound implementation and returns at once (synchronous backends return completed
 /// events). Outputs are allocated once when the implementation is bound and returned in every call_result,

@@ -64,7 +64,7 @@ launcher bind_add_cpu(const kernel_args& args) {
   }
   buffer_ptr x_buffer = args.inputs[0];
   buffer_ptr y_buffer = args.inputs[1];
-  buffer_ptr output = device->allocate(n * sizeof(float));
+  buffer_ptr output = output_buffer(args, 0, n * sizeof(float));
   return [device, x_buffer, y_buffer, output, n, task, run, stream]() {
     const float* x = cpu::float_data(x_buffer);
     const float* y = cpu::float_data(y_buffer);

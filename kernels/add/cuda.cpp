@@ -45,7 +45,7 @@ launcher bind_add_cuda(const kernel_args& args) {
 
   cuda::cuda_module module = device->build_module(kbench_add_cuda_source, defines);
   cuda::cuda_function function = module.function("add_f32");
-  buffer_ptr output = device->allocate(bytes);
+  buffer_ptr output = output_buffer(args, 0, bytes);
   function.set_arg(0, args.inputs[0]);
   function.set_arg(1, args.inputs[1]);
   function.set_arg(2, output);

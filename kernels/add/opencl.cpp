@@ -62,7 +62,7 @@ launcher bind_add_opencl(const kernel_args& args) {
 
   opencl::opencl_kernel kernel =
       device->build_program(kbench_add_opencl_source, defines).kernel("add_kernel");
-  buffer_ptr output = device->allocate(bytes);
+  buffer_ptr output = output_buffer(args, 0, bytes);
   kernel.set_arg(0, args.inputs[0]);
   kernel.set_arg(1, args.inputs[1]);
   kernel.set_arg(2, output);

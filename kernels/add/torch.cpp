@@ -13,7 +13,7 @@ std::vector<host_tensor> add_reference(const std::vector<host_tensor>& inputs) {
 
 launcher bind_add_torch(const kernel_args& args) {
   buffer_ptr output =
-      args.device->allocate(static_cast<std::size_t>(element_count(args.shape)) * sizeof(float));
+      output_buffer(args, 0, static_cast<std::size_t>(element_count(args.shape)) * sizeof(float));
   at::Tensor x = torch_glue::view(args.inputs.at(0), args.shape);
   at::Tensor y = torch_glue::view(args.inputs.at(1), args.shape);
   at::Tensor z = torch_glue::view(output, args.shape);

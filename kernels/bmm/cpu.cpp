@@ -234,7 +234,7 @@ launcher bind_bmm_cpu(const kernel_args& args) {
 
   buffer_ptr lhs = args.inputs[0];
   buffer_ptr rhs = args.inputs[1];
-  buffer_ptr output = device->allocate(p.batch * p.m * p.n * sizeof(float));
+  buffer_ptr output = output_buffer(args, 0, p.batch * p.m * p.n * sizeof(float));
   const std::size_t panels = (p.n + p.nb - 1) / p.nb;  // [column panels per batch entry]
   return [device, lhs, rhs, output, p, panels, run]() {
     const float* a = cpu::float_data(lhs);

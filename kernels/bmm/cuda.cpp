@@ -48,7 +48,7 @@ launcher bind_bmm_cuda(const kernel_args& args) {
 
   cuda::cuda_module module = device->build_module(kbench_bmm_cuda_source, defines);
   cuda::cuda_function function = module.function("bmm_f32");
-  buffer_ptr output = device->allocate(static_cast<std::size_t>(d.batch * d.m * d.n) * sizeof(float));
+  buffer_ptr output = output_buffer(args, 0, static_cast<std::size_t>(d.batch * d.m * d.n) * sizeof(float));
   function.set_arg(0, args.inputs[0]);
   function.set_arg(1, args.inputs[1]);
   function.set_arg(2, output);

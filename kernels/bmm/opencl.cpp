@@ -53,7 +53,7 @@ launcher bind_bmm_opencl(const kernel_args& args) {
   }
 
   opencl::opencl_kernel kernel = device->build_program(kbench_bmm_opencl_source, defines).kernel("bmm");
-  buffer_ptr output = device->allocate(static_cast<std::size_t>(d.batch * d.m * d.n) * sizeof(float));
+  buffer_ptr output = output_buffer(args, 0, static_cast<std::size_t>(d.batch * d.m * d.n) * sizeof(float));
   kernel.set_arg(0, args.inputs[0]);
   kernel.set_arg(1, args.inputs[1]);
   kernel.set_arg(2, output);

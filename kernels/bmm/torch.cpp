@@ -13,7 +13,7 @@ std::vector<host_tensor> bmm_reference(const std::vector<host_tensor>& inputs) {
 
 launcher bind_bmm_torch(const kernel_args& args) {
   const bmm_dims d = parse_bmm_shape(args.shape, "bmm/torch");
-  buffer_ptr output = args.device->allocate(static_cast<std::size_t>(d.batch * d.m * d.n) * sizeof(float));
+  buffer_ptr output = output_buffer(args, 0, static_cast<std::size_t>(d.batch * d.m * d.n) * sizeof(float));
   at::Tensor a = torch_glue::view(args.inputs.at(0), {d.batch, d.m, d.k});
   at::Tensor b = torch_glue::view(args.inputs.at(1), {d.batch, d.k, d.n});
   at::Tensor c = torch_glue::view(output, {d.batch, d.m, d.n});

@@ -40,7 +40,7 @@ namespace kbench::kernels {
 
   cuda::cuda_module module = device->build_module(k.source, defines);
   cuda::cuda_function function = module.function(k.entry);
-  buffer_ptr output = device->allocate(bytes);
+  buffer_ptr output = output_buffer(args, 0, bytes);
   unsigned arg = 0;
   for (const buffer_ptr& input : args.inputs) function.set_arg(arg++, input);
   function.set_arg(arg++, output);

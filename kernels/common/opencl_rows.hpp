@@ -42,7 +42,7 @@ namespace kbench::kernels {
   }
 
   opencl::opencl_kernel kernel = device->build_program(k.source, defines).kernel(k.entry);
-  buffer_ptr output = device->allocate(bytes);
+  buffer_ptr output = output_buffer(args, 0, bytes);
   unsigned arg = 0;
   for (const buffer_ptr& input : args.inputs) kernel.set_arg(arg++, input);
   kernel.set_arg(arg++, output);

@@ -59,7 +59,7 @@ launcher bind_exp_cpu(const kernel_args& args) {
                  to_string(args.shape), n * sizeof(float));
   }
   buffer_ptr input = args.inputs[0];
-  buffer_ptr output = device->allocate(n * sizeof(float));
+  buffer_ptr output = output_buffer(args, 0, n * sizeof(float));
   return [device, input, output, n, task, run, stream]() {
     const float* x = cpu::float_data(input);
     float* y = cpu::float_data(output);

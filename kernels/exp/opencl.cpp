@@ -62,7 +62,7 @@ launcher bind_exp_opencl(const kernel_args& args) {
 
   opencl::opencl_kernel kernel =
       device->build_program(kbench_exp_opencl_source, defines).kernel("exp_kernel");
-  buffer_ptr output = device->allocate(bytes);
+  buffer_ptr output = output_buffer(args, 0, bytes);
   kernel.set_arg(0, args.inputs[0]);
   kernel.set_arg(1, output);
   kernel.set_arg_i64(2, n);

@@ -64,7 +64,7 @@ launcher bind_geglu_opencl(const kernel_args& args) {
 
   opencl::opencl_kernel kernel =
       device->build_program(kbench_geglu_opencl_source, defines).kernel("geglu_kernel");
-  buffer_ptr output = device->allocate(out_bytes);
+  buffer_ptr output = output_buffer(args, 0, out_bytes);
   kernel.set_arg(0, args.inputs[0]);
   kernel.set_arg(1, output);
   kernel.set_arg_i64(2, cols);

@@ -90,7 +90,7 @@ launcher bind_low_mem_dropout_cpu(const kernel_args& args) {
   }
   buffer_ptr input = args.inputs[0];
   buffer_ptr seed_buffer = args.inputs[1];
-  buffer_ptr output = device->allocate(n * sizeof(float));
+  buffer_ptr output = output_buffer(args, 0, n * sizeof(float));
   return [device, input, seed_buffer, output, n, task, run, stream]() {
     const float* x = cpu::float_data(input);
     const float* seed_value = cpu::float_data(seed_buffer);

@@ -51,7 +51,7 @@ launcher bind_low_mem_dropout_cuda(const kernel_args& args) {
 
   cuda::cuda_module module = device->build_module(kbench_low_mem_dropout_cuda_source, defines);
   cuda::cuda_function function = module.function("low_mem_dropout_f32");
-  buffer_ptr output = device->allocate(bytes);
+  buffer_ptr output = output_buffer(args, 0, bytes);
   function.set_arg(0, args.inputs[0]);
   function.set_arg(1, args.inputs[1]);
   function.set_arg(2, output);

@@ -65,7 +65,7 @@ launcher bind_low_mem_dropout_opencl(const kernel_args& args) {
 
   opencl::opencl_kernel kernel =
       device->build_program(kbench_low_mem_dropout_opencl_source, defines).kernel("low_mem_dropout_kernel");
-  buffer_ptr output = device->allocate(bytes);
+  buffer_ptr output = output_buffer(args, 0, bytes);
   kernel.set_arg(0, args.inputs[0]);
   kernel.set_arg(1, args.inputs[1]);
   kernel.set_arg(2, output);

@@ -83,7 +83,7 @@ std::vector<host_tensor> low_mem_dropout_reference(const std::vector<host_tensor
 
 launcher bind_low_mem_dropout_torch(const kernel_args& args) {
   const std::int64_t n = element_count(args.shape);
-  buffer_ptr output = args.device->allocate(static_cast<std::size_t>(n) * sizeof(float));
+  buffer_ptr output = output_buffer(args, 0, static_cast<std::size_t>(n) * sizeof(float));
   at::Tensor x = torch_glue::view(args.inputs.at(0), {n});
   at::Tensor seed = torch_glue::view(args.inputs.at(1), {1});
   at::Tensor y = torch_glue::view(output, {n});

@@ -126,7 +126,7 @@ launcher bind_rms_norm_cpu(const kernel_args& args) {
 
   buffer_ptr input = args.inputs[0];
   buffer_ptr weight = args.inputs[1];
-  buffer_ptr output = device->allocate(bytes);
+  buffer_ptr output = output_buffer(args, 0, bytes);
   return [device, input, weight, output, rows, cols, grain, run, stream]() {
     const float* x = cpu::float_data(input);
     const float* w = cpu::float_data(weight);

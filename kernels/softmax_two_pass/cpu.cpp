@@ -48,7 +48,7 @@ launcher bind_softmax_two_pass_cpu(const kernel_args& args) {
   const bool stream = simd::stream_of(args.config, "softmax_two_pass/cpu");
 
   buffer_ptr input = args.inputs[0];
-  buffer_ptr output = device->allocate(bytes);
+  buffer_ptr output = output_buffer(args, 0, bytes);
   return [device, input, output, rows, cols, grain, run, stream]() {
     const float* x = cpu::float_data(input);
     float* y = cpu::float_data(output);

@@ -13,7 +13,7 @@ std::vector<host_tensor> softmax_two_pass_reference(const std::vector<host_tenso
 
 launcher bind_softmax_two_pass_torch(const kernel_args& args) {
   buffer_ptr output =
-      args.device->allocate(static_cast<std::size_t>(element_count(args.shape)) * sizeof(float));
+      output_buffer(args, 0, static_cast<std::size_t>(element_count(args.shape)) * sizeof(float));
   at::Tensor x = torch_glue::view(args.inputs.at(0), args.shape);
   at::Tensor y = torch_glue::view(output, args.shape);
   return torch_glue::synchronous_launcher([x, y]() mutable { at::_softmax_out(y, x, -1, false); }, {output});

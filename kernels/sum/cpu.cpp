@@ -98,7 +98,7 @@ launcher bind_sum_cpu(const kernel_args& args) {
                  to_string(args.shape), rows * cols * sizeof(float));
   }
   buffer_ptr input = args.inputs[0];
-  buffer_ptr output = device->allocate(rows * sizeof(float));
+  buffer_ptr output = output_buffer(args, 0, rows * sizeof(float));
   return [device, input, output, rows, cols, grain, run]() {
     const float* x = cpu::float_data(input);
     float* y = cpu::float_data(output);

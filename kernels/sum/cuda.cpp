@@ -46,7 +46,7 @@ launcher bind_sum_cuda(const kernel_args& args) {
 
   cuda::cuda_module module = device->build_module(kbench_sum_cuda_source, defines);
   cuda::cuda_function function = module.function("sum_rows_f32");
-  buffer_ptr output = device->allocate(static_cast<std::size_t>(rows) * sizeof(float));
+  buffer_ptr output = output_buffer(args, 0, static_cast<std::size_t>(rows) * sizeof(float));
   function.set_arg(0, args.inputs[0]);
   function.set_arg(1, output);
   function.set_arg_i64(2, rows);

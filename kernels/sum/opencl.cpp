@@ -64,7 +64,7 @@ launcher bind_sum_opencl(const kernel_args& args) {
 
   opencl::opencl_kernel kernel =
       device->build_program(kbench_sum_opencl_source, defines).kernel("sum_kernel");
-  buffer_ptr output = device->allocate(static_cast<std::size_t>(rows) * sizeof(float));
+  buffer_ptr output = output_buffer(args, 0, static_cast<std::size_t>(rows) * sizeof(float));
   kernel.set_arg(0, args.inputs[0]);
   kernel.set_arg(1, output);
   kernel.set_arg_i64(2, cols);

@@ -16,7 +16,7 @@ std::vector<host_tensor> sum_reference(const std::vector<host_tensor>& inputs) {
 
 launcher bind_sum_torch(const kernel_args& args) {
   const std::int64_t rows = args.shape.at(0);
-  buffer_ptr output = args.device->allocate(static_cast<std::size_t>(rows) * sizeof(float));
+  buffer_ptr output = output_buffer(args, 0, static_cast<std::size_t>(rows) * sizeof(float));
   at::Tensor x = torch_glue::view(args.inputs.at(0), args.shape);
   at::Tensor y = torch_glue::view(output, {rows});
   return torch_glue::synchronous_launcher([x, y]() mutable { at::sum_out(y, x, {1}); }, {output});

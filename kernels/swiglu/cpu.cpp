@@ -75,7 +75,7 @@ launcher bind_swiglu_cpu(const kernel_args& args) {
                  to_string(args.shape), rows * 2 * cols * sizeof(float));
   }
   buffer_ptr input = args.inputs[0];
-  buffer_ptr output = device->allocate(rows * cols * sizeof(float));
+  buffer_ptr output = output_buffer(args, 0, rows * cols * sizeof(float));
   return [device, input, output, rows, cols, task, run, stream]() {
     const float* x = cpu::float_data(input);
     float* y = cpu::float_data(output);

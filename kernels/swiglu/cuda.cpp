@@ -47,7 +47,7 @@ launcher bind_swiglu_cuda(const kernel_args& args) {
 
   cuda::cuda_module module = device->build_module(kbench_swiglu_cuda_source, defines);
   cuda::cuda_function function = module.function("swiglu_f32");
-  buffer_ptr output = device->allocate(out_bytes);
+  buffer_ptr output = output_buffer(args, 0, out_bytes);
   function.set_arg(0, args.inputs[0]);
   function.set_arg(1, output);
   function.set_arg_i64(2, rows);

@@ -18,7 +18,7 @@ std::vector<host_tensor> swiglu_reference(const std::vector<host_tensor>& inputs
 launcher bind_swiglu_torch(const kernel_args& args) {
   const shape& out_shape = args.shape;  // [M, N]
   buffer_ptr output =
-      args.device->allocate(static_cast<std::size_t>(element_count(out_shape)) * sizeof(float));
+      output_buffer(args, 0, static_cast<std::size_t>(element_count(out_shape)) * sizeof(float));
   at::Tensor x = torch_glue::view(args.inputs.at(0), {out_shape.at(0), 2 * out_shape.at(1)});
   at::Tensor a = x.narrow(1, 0, out_shape[1]);
   at::Tensor b = x.narrow(1, out_shape[1], out_shape[1]);

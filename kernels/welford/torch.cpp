@@ -17,7 +17,7 @@ std::vector<host_tensor> welford_reference(const std::vector<host_tensor>& input
 
 launcher bind_welford_torch(const kernel_args& args) {
   buffer_ptr output =
-      args.device->allocate(static_cast<std::size_t>(element_count(args.shape)) * sizeof(float));
+      output_buffer(args, 0, static_cast<std::size_t>(element_count(args.shape)) * sizeof(float));
   const std::int64_t cols = args.shape.back();
   at::Tensor x = torch_glue::view(args.inputs.at(0), args.shape);
   at::Tensor w = torch_glue::view(args.inputs.at(1), {cols});

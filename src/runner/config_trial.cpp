@@ -207,6 +207,11 @@ const std::vector<buffer_ptr>& trial_context::fresh_device_inputs() {
   return m_device_inputs;
 }
 
+const std::vector<buffer_ptr>& trial_context::device_outputs() {
+  if (m_device_outputs.empty()) m_device_outputs = allocate_outputs(*m_device, expected());
+  return m_device_outputs;
+}
+
 std::shared_ptr<bound_kernel> trial_context::checked_binding(const config& values) const {
   for (const auto& [kept, binding] : m_checked) {
     if (kept == values) return binding;
@@ -259,7 +264,10 @@ std::vector<trial_outcome> run_trial(trial_context& context, const trial_request
         bound[i] = context.checked_binding(out.values);
         if (bound[i]) return;  // bound and checked by an earlier trial of this context
       }
-      bound[i] = std::make_shared<bound_kernel>(kernel, *impl, device, s, inputs, out.values);
+      // A compile trial's binding is never run: it allocates its own outputs (and needs no reference).
+      bound[i] = std::make_shared<bound_kernel>(
+          kernel, *impl, device, s, inputs, out.values,
+          needs_reference ? context.device_outputs() : std::vector<buffer_ptr>{});
     } catch (const std::exception& e) {
       out.status = eval_status::compile_error;
       out.message = e.what();

@@ -29,19 +29,53 @@ struct prepared {
   impl_result result;
 };
 
+/// Input and output buffers in host memory that both implementations are bound to (kernel_args.cpp: a
+/// cache-sized kernel's speed depends on where its buffers lie, so kbench and torch get the same ones).
+struct shared_host_buffers {
+  device_ptr cpu_device;  // kbench's device, which allocated them
+  std::vector<buffer_ptr> inputs;
+  std::vector<buffer_ptr> outputs;
+};
+
+/// The buffers to share when kbench runs on the cpu backend: the torch baseline's device is host memory
+/// too. Empty (no sharing) for a device backend, or when they cannot be allocated (each binding then
+/// allocates its own and reports what failed).
+std::optional<shared_host_buffers> share_host_buffers(const shape_options& options,
+                                                      const std::vector<host_tensor>& inputs,
+                                                      const std::vector<host_tensor>& expected) {
+  if (options.backend != backend_kind::cpu || !options.run_kbench || !options.run_torch) return std::nullopt;
+  try {
+    device_ptr cpu_device = open_device(backend_kind::cpu);
+    std::vector<buffer_ptr> device_inputs = upload_inputs(*cpu_device, inputs);
+    std::vector<buffer_ptr> device_outputs = allocate_outputs(*cpu_device, expected);
+    return shared_host_buffers{std::move(cpu_device), std::move(device_inputs), std::move(device_outputs)};
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+}
+
 /// Binds and checks one implementation. Returns nullopt-like (bound == nullptr) with `failed` set on failure.
 prepared prepare(const kernel_definition& kernel, const implementation& impl, const std::string& label,
                  const config& chosen, const shape& s, const std::vector<host_tensor>& inputs,
                  const std::vector<host_tensor>& expected, const tolerance& tol,
-                 std::optional<failure>& failed) {
+                 const std::optional<shared_host_buffers>& shared, std::optional<failure>& failed) {
   prepared p;
   p.result.impl = label;
   p.result.baseline_form = impl.baseline_form;
   device_ptr device;
   try {
-    device = open_device(impl.backend);
+    device = shared && impl.backend == backend_kind::cpu ? shared->cpu_device : open_device(impl.backend);
     p.result.device = device->info();
-    p.bound = std::make_unique<bound_kernel>(kernel, impl, device, s, inputs, chosen);
+    if (shared) {
+      // Written again before each binding: the implementation checked before may have written into them.
+      for (std::size_t i = 0; i < inputs.size(); ++i) {
+        shared->inputs[i]->write(inputs[i].values.data(), inputs[i].bytes());
+      }
+      p.bound =
+          std::make_unique<bound_kernel>(kernel, impl, device, s, shared->inputs, chosen, shared->outputs);
+    } else {
+      p.bound = std::make_unique<bound_kernel>(kernel, impl, device, s, inputs, chosen);
+    }
     p.result.config = to_json_text(p.bound->used_config());
   } catch (const std::exception& e) {
     if (!failed) failed = failure{shape_status::build_error, fmt::format("{}: {}", label, e.what())};
@@ -118,11 +152,13 @@ shape_result run_shape(const kernel_definition& kernel, std::size_t shape_index,
 
   std::optional<failure> failed;
   std::vector<prepared> impls;
+  const std::optional<shared_host_buffers> shared = share_host_buffers(options, inputs, expected);
   if (options.run_kbench)
     impls.push_back(prepare(kernel, *kbench_impl, "kbench", options.config.value_or(config{}), s, inputs,
-                            expected, tol, failed));
+                            expected, tol, shared, failed));
   if (options.run_torch)
-    impls.push_back(prepare(kernel, *torch_impl, "torch", config{}, s, inputs, expected, tol, failed));
+    impls.push_back(
+        prepare(kernel, *torch_impl, "torch", config{}, s, inputs, expected, tol, shared, failed));
 
   // Time what was built and checked: the three measures each, then interleaved at one repeat count.
   std::vector<bench_target> targets;

@@ -3,6 +3,7 @@
 #include <kbench/accuracy.hpp>
 #include <kbench/backend_registry.hpp>
 #include <kbench/bound_kernel.hpp>
+#include <kbench/error.hpp>
 #include <kbench/registry.hpp>
 
 #include <gtest/gtest.h>
@@ -45,24 +46,47 @@ device_ptr device_for(backend_kind kind, std::string& reason) {
   return open_device(kind);
 }
 
-class KernelAccuracy : public testing::TestWithParam<case_param> {};
+/// One kernel x backend x shape: its device (the test skips when the backend is unavailable here), inputs
+/// and the torch reference's outputs.
+class KernelAccuracy : public testing::TestWithParam<case_param> {
+ protected:
+  void SetUp() override {
+    std::string reason;
+    m_device = device_for(GetParam().backend, reason);
+    if (!m_device) GTEST_SKIP() << to_string(GetParam().backend) << " unavailable here: " << reason;
+    m_inputs = kernel().make_inputs(kernel_shape(), 1234);
+    m_expected = kernel().reference(m_inputs);
+  }
+  [[nodiscard]] const kernel_definition& kernel() const { return find_kernel(GetParam().kernel); }
+  [[nodiscard]] const shape& kernel_shape() const { return kernel().shapes[GetParam().shape_index]; }
+  [[nodiscard]] const implementation& impl() const { return *kernel().find(GetParam().backend); }
+
+  device_ptr m_device;
+  std::vector<host_tensor> m_inputs;
+  std::vector<host_tensor> m_expected;
+};
 
 TEST_P(KernelAccuracy, MatchesTheTorchReference) {
-  const auto& p = GetParam();
-  std::string reason;
-  device_ptr device = device_for(p.backend, reason);
-  if (!device) GTEST_SKIP() << to_string(p.backend) << " unavailable here: " << reason;
-  const kernel_definition& kernel = find_kernel(p.kernel);
-  const shape& s = kernel.shapes[p.shape_index];
-  const auto inputs = kernel.make_inputs(s, 1234);
-  const auto expected = kernel.reference(inputs);
-  const bound_kernel bound(kernel, *kernel.find(p.backend), device, s, inputs);
-  const auto report = check_accuracy(bound.run_and_read(expected), expected, kernel.tolerance);
+  const bound_kernel bound(kernel(), impl(), m_device, kernel_shape(), m_inputs);
+  const auto report = check_accuracy(bound.run_and_read(m_expected), m_expected, kernel().tolerance);
   EXPECT_TRUE(report.passed) << report.message;
   std::size_t expected_elements = 0;  // every element of every output was compared
-  for (const auto& out : expected) expected_elements += out.size();
+  for (const auto& out : m_expected) expected_elements += out.size();
   EXPECT_GT(expected_elements, 0U);
   EXPECT_EQ(report.elements, expected_elements);
+}
+
+// The suite binds kbench and torch (and a tuning worker every config) to the same output buffers
+// (kernel_args::outputs): an implementation that allocated its own instead would be timed on other memory.
+TEST_P(KernelAccuracy, WritesIntoTheOutputBuffersItIsGiven) {
+  const std::vector<buffer_ptr> given = allocate_outputs(*m_device, m_expected);
+  const bound_kernel bound(kernel(), impl(), m_device, kernel_shape(), upload_inputs(*m_device, m_inputs), {},
+                           given);
+  const call_result call = bound.target().call();
+  m_device->barrier();
+  EXPECT_EQ(call.outputs, given);
+  const auto report = check_accuracy(bound.run_and_read(m_expected), m_expected, kernel().tolerance);
+  EXPECT_TRUE(report.passed) << report.message;
 }
 
 INSTANTIATE_TEST_SUITE_P(AllKernels, KernelAccuracy, testing::ValuesIn(small_cases()),
@@ -71,6 +95,14 @@ INSTANTIATE_TEST_SUITE_P(AllKernels, KernelAccuracy, testing::ValuesIn(small_cas
                                   std::string(to_string(param_info.param.backend)) + "_shape" +
                                   std::to_string(param_info.param.shape_index);
                          });
+
+TEST(OutputBuffer, AGivenBufferTooSmallForTheOutputIsAnError) {
+  const device_ptr cpu = open_device(backend_kind::cpu);
+  const kernel_args args{cpu, {4}, {}, {}, {cpu->allocate(12)}};
+  EXPECT_THROW((void)output_buffer(args, 0, 16), error);
+  EXPECT_EQ(output_buffer(args, 0, 12), args.outputs[0]);
+  EXPECT_NE(output_buffer(args, 1, 16), nullptr);  // none given: a new one
+}
 
 TEST(AccuracyCheck, CountsMismatchesAndReportsTheWorstErrors) {
   host_tensor want({4});

@@ -42,25 +42,26 @@ class RowKernelBinding : public ::testing::Test {
 };
 
 TEST_F(RowKernelBinding, AWrongInputCountNamesTheKernelAndTheCount) {
-  const std::string message = bind_error("welford", {m_device, {4, 8}, {}, {floats(32)}});
+  const std::string message = bind_error("welford", {m_device, {4, 8}, {}, {floats(32)}, {}});
   EXPECT_NE(message.find("welford/opencl takes 3 inputs, got 1"), std::string::npos) << message;
 }
 
 TEST_F(RowKernelBinding, AShortRowInputNamesTheInputAndTheSizes) {
-  const std::string message = bind_error("rms_norm", {m_device, {4, 8}, {}, {floats(32), floats(4)}});
+  const std::string message = bind_error("rms_norm", {m_device, {4, 8}, {}, {floats(32), floats(4)}, {}});
   EXPECT_NE(message.find("rms_norm/opencl: input 1 holds 16 bytes, shape [4,8] needs 32"), std::string::npos)
       << message;
 }
 
 TEST_F(RowKernelBinding, AWorkGroupThatIsNotAPowerOfTwoIsRejected) {
-  const std::string message = bind_error("softmax_two_pass", {m_device, {4, 8}, {{"WG", 3}}, {floats(32)}});
+  const std::string message =
+      bind_error("softmax_two_pass", {m_device, {4, 8}, {{"WG", 3}}, {floats(32)}, {}});
   EXPECT_NE(message.find("softmax_two_pass/opencl: WG=3 must be a power of two"), std::string::npos)
       << message;
 }
 
 TEST_F(RowKernelBinding, ThreeDimensionalShapesBindAsRowsOfTheLastDimension) {
-  EXPECT_EQ(bind_error("batch_softmax", {m_device, {2, 3, 8}, {}, {floats(48)}}), "");
-  const std::string message = bind_error("batch_softmax", {m_device, {2, 3, 8}, {}, {floats(47)}});
+  EXPECT_EQ(bind_error("batch_softmax", {m_device, {2, 3, 8}, {}, {floats(48)}, {}}), "");
+  const std::string message = bind_error("batch_softmax", {m_device, {2, 3, 8}, {}, {floats(47)}, {}});
   EXPECT_NE(message.find("input 0 holds 188 bytes, shape [2,3,8] needs 192"), std::string::npos) << message;
 }
 

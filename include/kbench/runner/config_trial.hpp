@@ -49,6 +49,10 @@ class trial_context {
   /// The same, written again from inputs() if they were already there, so that a config that wrote into its
   /// inputs cannot spoil the next config's check or timing (a copy per config instead of an allocation).
   [[nodiscard]] const std::vector<buffer_ptr>& fresh_device_inputs();
+  /// Output buffers on the device, one per reference output, allocated on the first call: every checked
+  /// binding writes into these, so that configs timed against each other are timed on the same memory
+  /// (kernel_args.cpp).
+  [[nodiscard]] const std::vector<buffer_ptr>& device_outputs();
 
   /// A config this context already bound and checked, kept for the next trials (nullptr when not kept): the
   /// incumbent of a search comes back in every time trial whose candidate comes near it, and binding and
@@ -64,7 +68,8 @@ class trial_context {
   device_ptr m_device;
   std::vector<host_tensor> m_inputs;
   std::optional<std::vector<host_tensor>> m_expected;
-  std::vector<buffer_ptr> m_device_inputs;  // empty until device_inputs() first runs
+  std::vector<buffer_ptr> m_device_inputs;   // empty until device_inputs() first runs
+  std::vector<buffer_ptr> m_device_outputs;  // empty until device_outputs() first runs
   std::vector<std::pair<config, std::shared_ptr<bound_kernel>>> m_checked;
 };
 
