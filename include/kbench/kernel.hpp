@@ -36,8 +36,8 @@ struct kernel_args {
 [[nodiscard]] buffer_ptr output_buffer(const kernel_args& args, std::size_t index, std::size_t bytes);
 
 /// Enqueues one call of a bound implementation and returns at once (synchronous backends return completed
-/// events). Outputs are allocated once when the implementation is bound and returned in every call_result,
-/// in the order of the reference's outputs.
+/// events). Outputs are allocated (or taken from kernel_args::outputs) once when the implementation is bound
+/// and returned in every call_result, in the order of the reference's outputs.
 using launcher = std::function<call_result()>;
 
 /// Binds an implementation: allocates outputs, builds programs for the config. Throws kbench::error on a
