@@ -12,12 +12,17 @@ namespace kbench {
 
 std::vector<buffer_ptr> upload_inputs(device& target, const std::vector<host_tensor>& inputs) {
   std::vector<buffer_ptr> buffers;
-  for (const host_tensor& input : inputs) {
-    buffer_ptr b = target.allocate(input.bytes());
-    b->write(input.values.data(), input.bytes());
-    buffers.push_back(std::move(b));
-  }
+  for (const host_tensor& input : inputs) buffers.push_back(target.allocate(input.bytes()));
+  rewrite_inputs(buffers, inputs);
   return buffers;
+}
+
+void rewrite_inputs(const std::vector<buffer_ptr>& buffers, const std::vector<host_tensor>& inputs) {
+  if (buffers.size() != inputs.size()) {
+    KBENCH_THROW("{} input buffers for {} inputs", buffers.size(), inputs.size());
+  }
+  for (std::size_t i = 0; i < inputs.size(); ++i)
+    buffers[i]->write(inputs[i].values.data(), inputs[i].bytes());
 }
 
 bound_kernel::bound_kernel(const kernel_definition& kernel, const implementation& impl, device_ptr device,

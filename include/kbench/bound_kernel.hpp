@@ -11,6 +11,9 @@ namespace kbench {
 
 /// Allocates one buffer per input on `device` and writes the input into it.
 [[nodiscard]] std::vector<buffer_ptr> upload_inputs(device& target, const std::vector<host_tensor>& inputs);
+/// Writes input i into buffers[i] again (buffers from upload_inputs of the same inputs), so that whatever a
+/// kernel wrote into its inputs is gone before the next one is checked or timed.
+void rewrite_inputs(const std::vector<buffer_ptr>& buffers, const std::vector<host_tensor>& inputs);
 /// Allocates one buffer per tensor on `device`, of the tensor's size (contents undefined): outputs to hand to
 /// bindings (kernel_args::outputs).
 [[nodiscard]] std::vector<buffer_ptr> allocate_outputs(device& target, const std::vector<host_tensor>& like);

@@ -201,9 +201,7 @@ const std::vector<buffer_ptr>& trial_context::fresh_device_inputs() {
     m_device->barrier();
   } catch (const std::exception&) {
   }
-  for (std::size_t i = 0; i < m_inputs.size(); ++i) {
-    m_device_inputs[i]->write(m_inputs[i].values.data(), m_inputs[i].bytes());
-  }
+  rewrite_inputs(m_device_inputs, m_inputs);
   return m_device_inputs;
 }
 

@@ -68,9 +68,7 @@ prepared prepare(const kernel_definition& kernel, const implementation& impl, co
     p.result.device = device->info();
     if (shared) {
       // Written again before each binding: the implementation checked before may have written into them.
-      for (std::size_t i = 0; i < inputs.size(); ++i) {
-        shared->inputs[i]->write(inputs[i].values.data(), inputs[i].bytes());
-      }
+      rewrite_inputs(shared->inputs, inputs);
       p.bound =
           std::make_unique<bound_kernel>(kernel, impl, device, s, shared->inputs, chosen, shared->outputs);
     } else {
