@@ -26,7 +26,7 @@ constexpr std::size_t huge_page = std::size_t{2} << 20;
 }  // namespace
 
 host_buffer::host_buffer(std::size_t bytes) : m_bytes(bytes) {
-  const std::size_t align = bytes >= huge_page / 4 ? huge_page : alignment;
+  const std::size_t align = bytes >= huge_page ? huge_page : alignment;
   const std::size_t rounded = (bytes + align - 1) / align * align;
   m_data = std::aligned_alloc(align, rounded == 0 ? align : rounded);
   if (m_data == nullptr) KBENCH_THROW("cannot allocate {} bytes of host memory", bytes);
