@@ -298,10 +298,20 @@ template <int W, int U, int Width = U / 2, int I = 0>
 
 /// [floats] how far ahead of its loads the pass of a row kernel that reads x from memory asks for x with a
 /// software prefetch: 2 KiB, 32 cache lines (see prefetch_ahead; on softmax_two_pass 256 to 2048 floats
-/// measured alike).
+/// measured alike then; see long_prefetch_distance for the kernels that now ask further).
 inline constexpr std::size_t prefetch_distance = 512;
 
-/// Prefetches the lines of [p + prefetch_distance, p + prefetch_distance + floats) into all cache levels. A
+/// [floats] the distance for a row kernel whose later pass over a row in L1 is long and asks for nothing
+/// itself (the softmaxes' exp and normalize, welford's write of y): 8 KiB, so that at the end of a row the
+/// first pass has asked for half of the next one, which comes in while the later pass runs. kbench measure
+/// wall medians at [4096,4096], tuned STREAM 1 configs, 2 KiB / 8 KiB per round, 7 alternating rounds (two
+/// batches, with two tunings' configs): softmax_two_pass faster in 6 of 7 (0.99-1.32x, median 1.12x),
+/// welford 5 of 7 (0.94-1.15x, median 1.08x), batch_softmax [16,1024,1024] 5 of 7 (the two slower rounds
+/// with the 8 KiB sample's spread at +-15-24%). layer_norm, whose last pass asks for the next row itself
+/// (prefetch_next_row), lost with it (0.84-0.93x, 3 of 3) and keeps 2 KiB.
+inline constexpr std::size_t long_prefetch_distance = 2048;
+
+/// Prefetches the lines of [p + distance, p + distance + floats) into all cache levels. A
 /// row kernel reads a row of x from memory (its first pass), then works on the row in L1/L2 (its second pass
 /// writes y): while it does, no load asks for x, and the hardware prefetcher, which follows the loads, starts
 /// each row's stream again from cold. Asking ahead in the first pass keeps x coming; near a row's end it asks
@@ -316,8 +326,9 @@ inline constexpr std::size_t prefetch_distance = 512;
 /// from the noise. rms_norm and welford 0.92-1.35x over 8 rounds, some faster and some slower: they did
 /// without, until welford measured 1.065x (10 of 10 rounds faster) at [4096,4096] with its tuned config
 /// (welford/cpu.cpp).
-[[gnu::always_inline]] inline void prefetch_ahead(const float* p, std::size_t floats) {
-  const auto ahead = reinterpret_cast<std::uintptr_t>(p) + prefetch_distance * sizeof(float);
+[[gnu::always_inline]] inline void prefetch_ahead(const float* p, std::size_t floats,
+                                                  std::size_t distance = prefetch_distance) {
+  const auto ahead = reinterpret_cast<std::uintptr_t>(p) + distance * sizeof(float);
   constexpr std::size_t line = 64;  // [bytes]
   for (std::size_t offset = 0; offset < floats * sizeof(float); offset += line) {
     __builtin_prefetch(reinterpret_cast<const void*>(ahead + offset));
