@@ -8,12 +8,11 @@
 // here) is still in L1/L2 for pass 2, and the extra rounding of the factor keeps errors at a few ulp. Vectors
 // of W floats (the ISA parameter: 4 SSE2, 8 AVX2, 16 AVX-512) with a polynomial exp (~1.5 ulp,
 // cpu_rows_simd.hpp): the build has no -ffast-math, so std::exp would not be vectorized and scalar expf would
-// dominate the time. Pass 1 takes UNROLL vectors per step, each with its own sum, and asks for x 8 KiB ahead
-// of its loads (simd::prefetch_ahead: 1.19x on [4096,4096] with STREAM 1 at 2 KiB ahead; at 8 KiB,
-// simd::long_prefetch_distance, it has asked for half the next row by a row's end, and pass 2 overlaps
-// those reads). With STREAM = 1, pass 1 stores e into a per-thread row buffer instead of y, and pass 2
-// writes y from it with non-temporal stores (cpu_simd.hpp write_vectors): y's lines are then never read
-// into the cache. Not a kernel folder: it has no CMakeLists.txt, and kernels include it by relative path.
+// dominate the time. Pass 1 takes UNROLL vectors per step, each with its own sum, and asks for x 2 KiB ahead
+// of its loads (simd::prefetch_ahead: 1.19x on [4096,4096] with STREAM 1). With STREAM = 1, pass 1
+// stores e into a per-thread row buffer instead of y, and pass 2 writes y from it with non-temporal stores
+// (cpu_simd.hpp write_vectors): y's lines are then never read into the cache. Not a kernel folder: it has no
+// CMakeLists.txt, and kernels include it by relative path.
 
 #include "cpu_simd.hpp"
 
@@ -51,7 +50,7 @@ template <int W, int U>
   std::size_t i = 0;
   for (; i + step <= n; i += step) {
     f32v<W> v[U];
-    prefetch_ahead(x + i, step, long_prefetch_distance);
+    prefetch_ahead(x + i, step);
 #pragma GCC unroll 4
     for (int u = 0; u < U; ++u) v[u] = load<W>(x + i + std::size_t{W} * u);
     f32v<W> top = v[0];

@@ -298,26 +298,22 @@ template <int W, int U, int Width = U / 2, int I = 0>
 
 /// [floats] how far ahead of its loads the pass of a row kernel that reads x from memory asks for x with a
 /// software prefetch: 2 KiB, 32 cache lines (see prefetch_ahead; on softmax_two_pass 256 to 2048 floats
-/// measured alike then; see long_prefetch_distance for the kernels that now ask further).
+/// measured alike). 8 KiB (the page-ahead distance of the elementwise loops, cpu_simd.hpp, and more) was
+/// faster with kbench measure timing a kernel alone (softmax_two_pass 6 of 7 rounds, median 1.12x; welford 5
+/// of 7), but slower in kbench run, where the kernel's turns alternate with torch's and a triad's over other
+/// memory: figure 2's two passes at [4096,4096], % of the triad timed beside, 2 KiB / 8 KiB:
+/// softmax_two_pass 75-83% / 55-58%, welford 79-84% / 64-66%, batch_softmax [16,1024,1024] 87-91% /
+/// 58-71%. Likely x no longer waits in the last-level cache between calls there, and lines asked for 8 KiB
+/// ahead into L1 (48 KiB, beside the 16 KiB row and its row buffer) are evicted before they are read.
 inline constexpr std::size_t prefetch_distance = 512;
 
-/// [floats] the distance for a row kernel whose later pass over a row in L1 is long and asks for nothing
-/// itself (the softmaxes' exp and normalize, welford's write of y): 8 KiB, so that at the end of a row the
-/// first pass has asked for half of the next one, which comes in while the later pass runs. kbench measure
-/// wall medians at [4096,4096], tuned STREAM 1 configs, 2 KiB / 8 KiB per round, 7 alternating rounds (two
-/// batches, with two tunings' configs): softmax_two_pass faster in 6 of 7 (0.99-1.32x, median 1.12x),
-/// welford 5 of 7 (0.94-1.15x, median 1.08x), batch_softmax [16,1024,1024] 5 of 7 (the two slower rounds
-/// with the 8 KiB sample's spread at +-15-24%). layer_norm, whose last pass asks for the next row itself
-/// (prefetch_next_row), lost with it (0.84-0.93x, 3 of 3) and keeps 2 KiB.
-inline constexpr std::size_t long_prefetch_distance = 2048;
-
-/// Prefetches the lines of [p + distance, p + distance + floats) into all cache levels. A
-/// row kernel reads a row of x from memory (its first pass), then works on the row in L1/L2 (its second pass
-/// writes y): while it does, no load asks for x, and the hardware prefetcher, which follows the loads, starts
-/// each row's stream again from cold. Asking ahead in the first pass keeps x coming; near a row's end it asks
-/// for the next row (rows are contiguous), and past the end of x it asks for lines nobody reads (a prefetch
-/// never faults). The address is formed as an integer: past the end of x, pointer arithmetic would be
-/// undefined. [4096,4096] on the 2-core AVX-512 VM, tuned configs, without/with, 5 alternating rounds of
+/// Prefetches the lines of [p + distance, p + distance + floats) into all cache levels (distance in floats).
+/// A row kernel reads a row of x from memory (its first pass), then works on the row in L1/L2 (its second
+/// pass writes y): while it does, no load asks for x, and the hardware prefetcher, which follows the loads,
+/// starts each row's stream again from cold. Asking ahead in the first pass keeps x coming; near a row's end
+/// it asks for the next row (rows are contiguous), and past the end of x it asks for lines nobody reads (a
+/// prefetch never faults). The address is formed as an integer: past the end of x, pointer arithmetic would
+/// be undefined. [4096,4096] on the 2-core AVX-512 VM, tuned configs, without/with, 5 alternating rounds of
 /// kbench measure (wall median): softmax_two_pass 5.95-6.53 -> 4.88-5.24 ms (1.15-1.34x per round),
 /// batch_softmax [16,1024,1024] 1.02-1.20x, layer_norm 1.00-1.34x (median 1.05x), all with STREAM 1 (pass 1
 /// then reads x and nothing else from memory). With STREAM 0, pass 1 also stores into y, and the gain

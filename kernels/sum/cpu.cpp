@@ -35,7 +35,9 @@ template <int W, int U>
     for (; i < block_end; i += step) {
       // 4 KiB ahead, a page, as the elementwise streaming loops (cpu_simd.hpp stream_prefetch_distance).
       // kbench measure wall medians, [4096,4096] tuned (GRAIN 16, AVX-512, UNROLL 4), without / with, 7
-      // alternating rounds: faster in 7 of 7, 1.01-1.08x, median 1.05x.
+      // alternating rounds: faster in 7 of 7, 1.01-1.08x, median 1.05x; and in kbench run (turns alternating
+      // with torch and a triad), figure 2's two passes against torch: 1.05x and 1.05x (intervals 1.00-1.09,
+      // 1.01-1.10) with it, 1.02x and 1.02x (0.99-1.05, 0.97-1.05) without.
       prefetch_ahead(x + i, step, 1024);
 #pragma GCC unroll 4
       for (int u = 0; u < U; ++u) acc[u] += load<W>(x + i + std::size_t{W} * u);

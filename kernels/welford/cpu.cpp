@@ -4,9 +4,9 @@
 // so every lane has seen the same number of elements and one reciprocal 1 / count serves all of them. The
 // lanes are then merged with Chan's formula in a tree (vectors first, then vector halves), where equal counts
 // make each merge a few multiply-adds; the last N % (UNROLL * W) elements go through a scalar Welford and
-// one general merge. The Welford pass, which reads the row from memory, asks for x 8 KiB ahead of its loads
-// (simd::prefetch_ahead, simd::long_prefetch_distance). A second pass writes y = (x - mean) * rstd * w + b
-// (the row is still in L1/L2); STREAM = 1 writes it with non-temporal stores (cpu_simd.hpp write_vectors).
+// one general merge. The Welford pass, which reads the row from memory, asks for x 2 KiB ahead of its loads
+// (simd::prefetch_ahead). A second pass writes y = (x - mean) * rstd * w + b (the row is still in L1/L2);
+// STREAM = 1 writes it with non-temporal stores (cpu_simd.hpp write_vectors).
 
 #include <kbench/backends/cpu.hpp>
 #include <kbench/error.hpp>
@@ -95,9 +95,8 @@ template <int W, int U>
     // kbench measure wall medians, without / with, alternating, tuned configs: [4096,4096] (GRAIN 256, avx2,
     // STREAM 1, UNROLL 4) 1.065x (10 of 10 rounds faster; in some rounds 1.3-1.4x, where the memory had more
     // to give, which without it the kernel did not take), GRAIN 16 avx512 UNROLL 2 1.026x (7 of 8);
-    // [1024,4096] 1.057x (4 of 6); [1024,1024] (cache-resident) 1.006x (6 of 6). 8 KiB ahead rather than
-    // 2 KiB: its pass that writes y then overlaps the next row's reads (simd::long_prefetch_distance).
-    prefetch_ahead(x + i, step, long_prefetch_distance);
+    // [1024,4096] 1.057x (4 of 6); [1024,1024] (cache-resident) 1.006x (6 of 6).
+    prefetch_ahead(x + i, step);
     count += 1.0f;
     const float inv = 1.0f / count;
 #pragma GCC unroll 4
