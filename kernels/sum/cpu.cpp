@@ -4,7 +4,7 @@
 // for each other. Every 16 steps the accumulators are added pairwise (vector halves) and the result goes
 // into a double total. Each float partial sum then covers 16 values only, so the row's error stays near one
 // rounding of the result (measured max abs error 1.5e-5 at N = 4096, against 2.3e-5 for torch's float
-// accumulation).
+// accumulation). The loop asks for x 4 KiB ahead of its loads (sum_prefetch_distance).
 
 #include <kbench/backends/cpu.hpp>
 #include <kbench/error.hpp>
@@ -19,7 +19,14 @@ namespace kbench::kernels {
 
 namespace {
 
-using namespace simd;  // f32v, load, hsum (../common/cpu_rows_simd.hpp)
+using namespace simd;  // f32v, load, hsum, prefetch_ahead (../common/cpu_rows_simd.hpp)
+
+// [floats] how far ahead of its loads a row's loop asks for x: 4 KiB, a page, as the elementwise streaming
+// loops (cpu_simd.hpp stream_prefetch_distance). kbench measure wall medians, [4096,4096] tuned (GRAIN 16,
+// AVX-512, UNROLL 4), without / with, 7 alternating rounds: faster in 7 of 7, 1.01-1.08x, median 1.05x; and
+// in kbench run (turns alternating with torch's and a triad's), figure 2's two passes against torch: 1.05x
+// and 1.05x (intervals 1.00-1.09, 1.01-1.10) with it, 1.02x and 1.02x (0.99-1.05, 0.97-1.05) without.
+constexpr std::size_t sum_prefetch_distance = 1024;
 
 constexpr std::size_t flush_steps =
     16;  // [steps] a float accumulator adds before going into the double total
@@ -33,12 +40,7 @@ template <int W, int U>
     const std::size_t block_end = i + std::min(flush_steps, (n - i) / step) * step;
     f32v<W> acc[U] = {};
     for (; i < block_end; i += step) {
-      // 4 KiB ahead, a page, as the elementwise streaming loops (cpu_simd.hpp stream_prefetch_distance).
-      // kbench measure wall medians, [4096,4096] tuned (GRAIN 16, AVX-512, UNROLL 4), without / with, 7
-      // alternating rounds: faster in 7 of 7, 1.01-1.08x, median 1.05x; and in kbench run (turns alternating
-      // with torch and a triad), figure 2's two passes against torch: 1.05x and 1.05x (intervals 1.00-1.09,
-      // 1.01-1.10) with it, 1.02x and 1.02x (0.99-1.05, 0.97-1.05) without.
-      prefetch_ahead(x + i, step, 1024);
+      prefetch_ahead(x + i, step, sum_prefetch_distance);
 #pragma GCC unroll 4
       for (int u = 0; u < U; ++u) acc[u] += load<W>(x + i + std::size_t{W} * u);
     }
