@@ -11,8 +11,9 @@
 // dominate the time. Pass 1 takes UNROLL vectors per step, each with its own sum, and asks for x 2 KiB ahead
 // of its loads (simd::prefetch_ahead: 1.19x on [4096,4096] with STREAM 1). With STREAM = 1, pass 1
 // stores e into a per-thread row buffer instead of y, and pass 2 writes y from it with non-temporal stores
-// (cpu_simd.hpp write_vectors): y's lines are then never read into the cache. Not a kernel folder: it has no
-// CMakeLists.txt, and kernels include it by relative path.
+// (cpu_simd.hpp write_vectors): y's lines are then never read into the cache; pass 1 then also asks for the
+// task's next row (simd::prefetch_next_row), its longest stretch of compute overlapping the next row's reads.
+// Not a kernel folder: it has no CMakeLists.txt, and kernels include it by relative path.
 
 #include "cpu_simd.hpp"
 
@@ -39,11 +40,13 @@ constexpr float rescale_margin = 8.0f;
 // Pass 1 over one row of n floats: a reference m (>= the row's max - rescale_margin, <= its max), the sum of
 // exp(x - m), and e = exp(x - m') stored into e for every whole vector, where m' is the reference when the
 // vector was read (step_ref[v] for vector v). UNROLL vectors per step; the sums are rescaled only when a step
-// raises m. Returns how many floats of e were written (a multiple of W); the < W floats after them are left
-// to pass 2.
+// raises m. Asks for next_row (null: none) into L2 as it goes (simd::prefetch_next_row), so that the next
+// row's reads overlap this pass's exps. Returns how many floats of e were written (a multiple of W); the < W
+// floats after them are left to pass 2.
 template <int W, int U>
 [[gnu::always_inline]] inline std::size_t row_exp_and_sum(const float* x, float* e_out, std::size_t n,
-                                                          float* step_ref, float& ref_out, float& sum_out) {
+                                                          float* step_ref, float& ref_out, float& sum_out,
+                                                          const float* next_row) {
   constexpr std::size_t step = std::size_t{W} * U;  // [floats]
   float m = -std::numeric_limits<float>::infinity();
   f32v<W> acc[U] = {};
@@ -69,6 +72,7 @@ template <int W, int U>
     for (int u = 0; u < U; ++u) {
       const f32v<W> e = simd::exp<W>(v[u] - m);
       store<W>(e_out + i + std::size_t{W} * u, e);
+      prefetch_next_row(next_row, i + std::size_t{W} * u);
       acc[u] += e;
       step_ref[i / W + static_cast<std::size_t>(u)] = m;
     }
@@ -134,7 +138,9 @@ template <int W, int U>
     float ref = 0;
     float sum = 0;
     float* e = stream ? row_buffer.data() : y + r * cols;
-    const std::size_t stored = row_exp_and_sum<W, U>(x + r * cols, e, cols, step_ref.data(), ref, sum);
+    // With STREAM 1 only (the large rows): see prefetch_next_row (cpu_rows_simd.hpp) for the figures.
+    const float* next = stream ? next_row_in_task(x, cols, r, end) : nullptr;
+    const std::size_t stored = row_exp_and_sum<W, U>(x + r * cols, e, cols, step_ref.data(), ref, sum, next);
     row_normalize<W>(x + r * cols, e, y + r * cols, cols, stored, step_ref.data(), ref, sum, stream);
   }
   if (stream) stream_fence();

@@ -332,20 +332,29 @@ inline constexpr std::size_t prefetch_distance = 512;
 }
 
 /// Asks for the cache line of the next row at float offset `at` into L2 (not L1), once per line (`at` a
-/// multiple of the vector width); `next_row` null: nothing. A row kernel calls it in a pass that works on its
-/// row in L1 (after the pass that read the row from memory), with the next row of its task: the row's compute
-/// then overlaps the next row's reads, where otherwise memory would idle until the next row's first pass
-/// (whose prefetch_ahead reaches only 2 KiB ahead). L2 rather than L1: the row, w and b (16 KiB each at 4096
-/// columns) already fill L1. The next row of the same task only: the next task's rows may go to the other
-/// worker, and reading them here would double their traffic. On the 2-core AVX-512 VM, tuned configs,
-/// kbench measure wall medians, old/new binaries alternating, ratio old/new per round: [4096,4096]
-/// layer_norm median 1.10x (9 of 12 rounds faster), rms_norm 1.10x (10 of 12); [1024,4096] 1.09x (6 of 8)
-/// and 1.08x (7 of 8); [1024,1024] (4 MiB, mostly cached) 1.00x and 1.04x. The kernels whose first pass is
-/// compute bound gained nothing measurable (12 rounds each, prefetching in the second pass): welford 0.96x,
-/// softmax_two_pass 0.99x, batch_softmax 0.97x; in softmax's first pass 1.07x (7 of 12) and 1.04x (5 of 8):
-/// they do without. Of several such passes, the longest (the one that writes y) overlaps best: layer_norm,
-/// which first asked in its variance pass, gained 1.07-1.18x more asking in its normalize pass
-/// (layer_norm/cpu.cpp).
+/// multiple of the vector width); `next_row` null: nothing. A row kernel calls it, with the next row of its
+/// task, in its pass with the most compute per byte: the row's compute then overlaps the next row's reads,
+/// where otherwise memory would idle until the next row's first pass (whose prefetch_ahead reaches only 2 KiB
+/// ahead, and then finds the row in L2). L2 rather than L1: the row, w and b (16 KiB each at 4096 columns)
+/// already fill L1. The next row of the same task only: the next task's rows may go to the other worker, and
+/// reading them here would double their traffic. On the 2-core AVX-512 VM, tuned configs, kbench measure wall
+/// medians, old/new binaries alternating, ratio old/new per round: [4096,4096] layer_norm median 1.10x (9 of
+/// 12 rounds faster), rms_norm 1.10x (10 of 12); [1024,4096] 1.09x (6 of 8) and 1.08x (7 of 8); [1024,1024]
+/// (4 MiB, mostly cached) 1.00x and 1.04x. Which pass: layer_norm, which first asked in its variance pass,
+/// gained 1.07-1.18x more asking in its normalize pass (layer_norm/cpu.cpp); softmax asks in its first pass
+/// (the exps), welford in its second (the normalize pass).
+///
+/// The softmaxes and welford, measured alone with kbench measure (whose operand partly stays in the host's
+/// 480 MiB last-level cache between calls), gained nothing (0.96-1.07x); in kbench run, where the kernel's
+/// turns alternate with torch's and a triad's, tuned configs, 4-5 alternating runs without / with, kbench
+/// wall median (% of the triad timed beside): softmax_two_pass [4096,4096] 3.66-3.77 -> 3.16-3.31 ms (76-82%
+/// -> 86-93%), batch_softmax [16,1024,1024] 3.78-4.18 -> 3.29-3.42 ms (76-83% -> 85-91%), welford
+/// [4096,4096] 3.48-3.61 -> 3.19-3.33 ms (78-89% -> 87-93%; asking in its first pass instead 3.23-3.58).
+/// They ask with STREAM 1 only (y written around the caches, the large rows): with STREAM 0 the next row
+/// competes in L2 with y's lines, and the shapes are mostly cache resident: softmax_two_pass [1024,1024]
+/// 0.139-0.141 -> 0.146-0.149 ms, batch_softmax [8,1024,1024] 1.38-1.60 -> 1.52-1.73, welford [1024,4096]
+/// 0.605-0.616 -> 0.625-0.656 (re-tuned with it); softmax_two_pass [1024,4096], STREAM 1, 0.70-0.73 ->
+/// 0.69-0.71.
 [[gnu::always_inline]] inline void prefetch_next_row(const float* next_row, std::size_t at) {
   constexpr std::size_t line = 16;  // [floats] per 64-byte cache line
   if (next_row != nullptr && at % line == 0) __builtin_prefetch(next_row + at, 0, 1);

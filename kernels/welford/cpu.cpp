@@ -6,7 +6,8 @@
 // make each merge a few multiply-adds; the last N % (UNROLL * W) elements go through a scalar Welford and
 // one general merge. The Welford pass, which reads the row from memory, asks for x 2 KiB ahead of its loads
 // (simd::prefetch_ahead). A second pass writes y = (x - mean) * rstd * w + b (the row is still in L1/L2);
-// STREAM = 1 writes it with non-temporal stores (cpu_simd.hpp write_vectors).
+// STREAM = 1 writes it with non-temporal stores (cpu_simd.hpp write_vectors) and asks for the task's next
+// row as it goes (simd::prefetch_next_row), as rms_norm and layer_norm do.
 
 #include <kbench/backends/cpu.hpp>
 #include <kbench/error.hpp>
@@ -23,7 +24,7 @@ namespace kbench::kernels {
 
 namespace {
 
-using namespace simd;  // f32v, load, low_half, high_half, prefetch_ahead, write_vectors
+using namespace simd;  // f32v, load, low_half, high_half, prefetch_ahead, prefetch_next_row, write_vectors
                        // (../common/cpu_simd.hpp)
 
 constexpr float eps = 1e-5f;
@@ -122,9 +123,11 @@ template <int W, int U>
 
 template <int W>
 [[gnu::always_inline]] inline void normalize_row(const float* x, const float* w, const float* b, float* y,
-                                                 std::size_t n, float mean, float rstd, bool stream) {
+                                                 std::size_t n, float mean, float rstd, bool stream,
+                                                 const float* next_row) {
   std::size_t i = write_vectors<W>(
       y, n, stream, [&](std::size_t at) __attribute__((always_inline)) {
+        prefetch_next_row(next_row, at);
         return (load<W>(x + at) - mean) * rstd * load<W>(w + at) + load<W>(b + at);
       });
   for (; i < n; ++i) y[i] = (x[i] - mean) * rstd * w[i] + b[i];
@@ -137,7 +140,10 @@ template <int W, int U>
   for (std::size_t r = begin; r < end; ++r) {
     const moments m = row_moments<W, U>(x + r * cols, cols);
     const float var = m.m2 / m.count;  // biased, as torch's layer_norm
-    normalize_row<W>(x + r * cols, w, b, y + r * cols, cols, m.mean, 1.0f / std::sqrt(var + eps), stream);
+    // With STREAM 1 only (the large rows): see prefetch_next_row (cpu_rows_simd.hpp) for the figures.
+    const float* next = stream ? next_row_in_task(x, cols, r, end) : nullptr;
+    normalize_row<W>(x + r * cols, w, b, y + r * cols, cols, m.mean, 1.0f / std::sqrt(var + eps), stream,
+                     next);
   }
   if (stream) stream_fence();
 }
