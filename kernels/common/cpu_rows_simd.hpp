@@ -333,16 +333,16 @@ inline constexpr std::size_t prefetch_distance = 512;
 
 /// Asks for the cache line of the next row at float offset `at` into L2 (not L1), once per line (`at` a
 /// multiple of the vector width); `next_row` null: nothing. A row kernel calls it, with the next row of its
-/// task, in its pass with the most compute per byte: the row's compute then overlaps the next row's reads,
+/// task, in one of its passes over the row: the row's compute then overlaps the next row's reads,
 /// where otherwise memory would idle until the next row's first pass (whose prefetch_ahead reaches only 2 KiB
 /// ahead, and then finds the row in L2). L2 rather than L1: the row, w and b (16 KiB each at 4096 columns)
 /// already fill L1. The next row of the same task only: the next task's rows may go to the other worker, and
 /// reading them here would double their traffic. On the 2-core AVX-512 VM, tuned configs, kbench measure wall
 /// medians, old/new binaries alternating, ratio old/new per round: [4096,4096] layer_norm median 1.10x (9 of
 /// 12 rounds faster), rms_norm 1.10x (10 of 12); [1024,4096] 1.09x (6 of 8) and 1.08x (7 of 8); [1024,1024]
-/// (4 MiB, mostly cached) 1.00x and 1.04x. Which pass: layer_norm, which first asked in its variance pass,
-/// gained 1.07-1.18x more asking in its normalize pass (layer_norm/cpu.cpp); softmax asks in its first pass
-/// (the exps), welford in its second (the normalize pass).
+/// (4 MiB, mostly cached) 1.00x and 1.04x. Which pass is measured: layer_norm, which first asked in its
+/// variance pass, gained 1.07-1.18x more asking in its normalize pass (layer_norm/cpu.cpp); softmax asks in
+/// its first pass (the exps), welford in its second (the normalize pass).
 ///
 /// The softmaxes and welford, measured alone with kbench measure (whose operand partly stays in the host's
 /// 480 MiB last-level cache between calls), gained nothing (0.96-1.07x); in kbench run, where the kernel's
