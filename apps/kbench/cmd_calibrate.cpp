@@ -1,6 +1,7 @@
-#include <kbench/backend_registry.hpp>
-#include <kbench/calibrate.hpp>
+#include <kbench/backends/registry.hpp>
 #include <kbench/error.hpp>
+#include <kbench/io/directories.hpp>
+#include <kbench/suite/calibrate.hpp>
 
 #include "commands.hpp"
 #include "text_table.hpp"
@@ -47,7 +48,7 @@ int calibrate(const calibrate_command& command) {
       "on the cpu each round runs both kernels with normal and with non-temporal stores (no\n"
       "read-for-ownership of the written lines, as kernels with STREAM 1 write) and keeps the faster\n",
       rounds);
-  fmt::print("cached in {}\n", (cache_directory() / "calibration.json").string());
+  fmt::print("cached in {}\n", (io::cache_directory() / "calibration.json").string());
   return 0;
 }
 

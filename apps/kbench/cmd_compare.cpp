@@ -4,7 +4,8 @@
 #include <kbench/error.hpp>
 #include <kbench/history/compare.hpp>
 #include <kbench/history/records.hpp>
-#include <kbench/report/json_v3.hpp>
+#include <kbench/io/atomic_file.hpp>
+#include <kbench/io/json_v3.hpp>
 
 #include "subcommand.hpp"
 #include "text_table.hpp"
@@ -36,7 +37,7 @@ int run_compare(const compare_options& options) {
     doc["base"] = options.base;
     doc["new"] = options.newer;
     doc["alpha"] = options.alpha;
-    report::write_file_atomically(options.json_path, doc.dump(2) + "\n");
+    io::write_file_atomically(options.json_path, doc.dump(2) + "\n");
   }
   if (c.series.empty()) {
     fmt::print("no latency series in common between {} and {}\n", options.base, options.newer);

@@ -1,4 +1,4 @@
-#include <kbench/backend_registry.hpp>
+#include <kbench/backends/registry.hpp>
 
 #include "commands.hpp"
 #include "text_table.hpp"

@@ -1,4 +1,4 @@
-#include <kbench/registry.hpp>
+#include <kbench/suite/registry.hpp>
 
 #include "commands.hpp"
 #include "text_table.hpp"

@@ -1,11 +1,11 @@
 // `kbench measure`: the three-measure table (wall latency, throughput, device time) with the capture and sync
 // checks, for every implementation of one kernel at one shape.
 
-#include <kbench/backend_registry.hpp>
+#include <kbench/backends/registry.hpp>
 #include <kbench/error.hpp>
-#include <kbench/measure_kernel.hpp>
-#include <kbench/registry.hpp>
-#include <kbench/report/json_v3.hpp>
+#include <kbench/io/json_v3.hpp>
+#include <kbench/suite/measure_kernel.hpp>
+#include <kbench/suite/registry.hpp>
 
 #include "commands.hpp"
 #include "shape_choice.hpp"
@@ -40,7 +40,7 @@ std::string sync_cell(const measurement& t) {
 nlohmann::json records_of(const kernel_definition& kernel, const shape& s,
                           const implementation_measurement& m, std::int64_t timestamp,
                           const std::string& fault) {
-  report::record_context context;
+  io::record_context context;
   context.kernel = kernel.name;
   context.shape = to_string(s);
   context.device = m.device;
@@ -51,10 +51,10 @@ nlohmann::json records_of(const kernel_definition& kernel, const shape& s,
   if (!m.error.empty()) context.extra["error"] = m.error;
 
   nlohmann::json records = nlohmann::json::array();
-  records.push_back(report::make_record(context, "accuracy", {m.accuracy.passed ? 1.0 : 0.0},
-                                        {{"max_abs_error", m.accuracy.max_abs_error},
-                                         {"max_rel_error", m.accuracy.max_rel_error},
-                                         {"mismatches", m.accuracy.mismatches}}));
+  records.push_back(io::make_record(context, "accuracy", {m.accuracy.passed ? 1.0 : 0.0},
+                                    {{"max_abs_error", m.accuracy.max_abs_error},
+                                     {"max_rel_error", m.accuracy.max_rel_error},
+                                     {"mismatches", m.accuracy.mismatches}}));
   if (!m.timing) return records;
   const measurement& t = *m.timing;
   const nlohmann::json checks = {{"stat", "median"},
@@ -67,7 +67,7 @@ nlohmann::json records_of(const kernel_definition& kernel, const shape& s,
     extra["cv"] = st.cv;
     extra["ci99_low"] = st.median_ci_low;
     extra["ci99_high"] = st.median_ci_high;
-    records.push_back(report::make_record(context, name, values, extra));
+    records.push_back(io::make_record(context, name, values, extra));
   };
   metric("latency_ms", t.wall_ms, t.wall);
   metric("throughput_ms", t.throughput_ms, t.throughput);
@@ -75,7 +75,7 @@ nlohmann::json records_of(const kernel_definition& kernel, const shape& s,
   nlohmann::json capture = checks;
   capture["captured"] = t.calls_captured;
   capture["dispatched"] = t.calls_dispatched;
-  records.push_back(report::make_record(context, "capture_ratio", {t.capture_ratio()}, capture));
+  records.push_back(io::make_record(context, "capture_ratio", {t.capture_ratio()}, capture));
   return records;
 }
 
@@ -111,7 +111,7 @@ int measure(const measure_command& command) {
     // Refuse before measuring anything: a file we cannot parse is never overwritten.
     std::ifstream in(command.json_path);
     const auto doc = nlohmann::json::parse(in, nullptr, false);
-    const std::string why = doc.is_discarded() ? "not valid JSON" : report::validate_records(doc);
+    const std::string why = doc.is_discarded() ? "not valid JSON" : io::validate_records(doc);
     if (!why.empty()) {
       KBENCH_THROW("{} exists and is not a list of v3 records ({}); refusing to overwrite it",
                    command.json_path, why);
@@ -180,7 +180,7 @@ int measure(const measure_command& command) {
       if (m.status == impl_status::unavailable) continue;
       for (auto& r : records_of(kernel, s, m, timestamp, command.fault)) records.push_back(std::move(r));
     }
-    report::append_records(command.json_path, records);
+    io::append_records(command.json_path, records);
     fmt::print("wrote {} records to {}\n", records.size(), command.json_path);
   }
   return failures > 0 ? 1 : 0;

@@ -4,7 +4,8 @@
 #include <kbench/error.hpp>
 #include <kbench/history/regressions.hpp>
 #include <kbench/history/store.hpp>
-#include <kbench/report/json_v3.hpp>
+#include <kbench/io/atomic_file.hpp>
+#include <kbench/io/json_v3.hpp>
 
 #include "subcommand.hpp"
 #include "text_table.hpp"
@@ -50,8 +51,7 @@ int run_regressions(const regressions_options& options) {
   const auto series = db->series({.kernels = options.kernels, .with_samples = false});
   auto verdicts = history::find_regressions(series, options.detector);
   if (!options.json_path.empty()) {
-    report::write_file_atomically(options.json_path,
-                                  history::to_json(verdicts, options.detector).dump(2) + "\n");
+    io::write_file_atomically(options.json_path, history::to_json(verdicts, options.detector).dump(2) + "\n");
   }
   std::stable_sort(verdicts.begin(), verdicts.end(), [](const auto& a, const auto& b) {
     return rank(a.result.status) < rank(b.result.status);

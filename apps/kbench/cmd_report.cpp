@@ -5,8 +5,9 @@
 #include <kbench/error.hpp>
 #include <kbench/history/records.hpp>
 #include <kbench/history/store.hpp>
+#include <kbench/io/atomic_file.hpp>
+#include <kbench/io/json_v3.hpp>
 #include <kbench/report/html_report.hpp>
-#include <kbench/report/json_v3.hpp>
 
 #include "subcommand.hpp"
 
@@ -97,7 +98,7 @@ int run_report(const report_options& options) {
   }
   const auto page =
       report::render_html_report(data, {.detector = options.detector, .peak = report::cached_peak});
-  report::write_file_atomically(out, page.html);
+  io::write_file_atomically(out, page.html);
   fmt::print("wrote {}: {} kernel{}, {} run{}, {} regression{} and {} suspicious in the newest runs\n",
              options.out, page.kernels, page.kernels == 1 ? "" : "s", page.runs, page.runs == 1 ? "" : "s",
              page.regressions, page.regressions == 1 ? "" : "s", page.suspicious);

@@ -2,17 +2,17 @@
 // against the torch baseline); the summary table ends with the per-shape totals and the geometric-mean
 // speedup.
 
-#include <kbench/backend_registry.hpp>
-#include <kbench/calibrate.hpp>
+#include <kbench/backends/registry.hpp>
 #include <kbench/error.hpp>
 #include <kbench/history/records.hpp>
 #include <kbench/history/store.hpp>
-#include <kbench/registry.hpp>
-#include <kbench/report/json_v3.hpp>
-#include <kbench/runner/shard.hpp>
-#include <kbench/runner/suite.hpp>
-#include <kbench/runner/tune_shape.hpp>
-#include <kbench/triad_probe.hpp>
+#include <kbench/io/json_v3.hpp>
+#include <kbench/suite/calibrate.hpp>
+#include <kbench/suite/registry.hpp>
+#include <kbench/suite/shard.hpp>
+#include <kbench/suite/suite.hpp>
+#include <kbench/suite/triad_probe.hpp>
+#include <kbench/suite/tune_shape.hpp>
 
 #include "commands.hpp"
 #include "text_table.hpp"
@@ -53,7 +53,7 @@ void refuse_unparsable_output(const std::string& path) {
   if (path.empty() || !std::filesystem::exists(path)) return;
   std::ifstream in(path);
   const auto doc = nlohmann::json::parse(in, nullptr, false);
-  const std::string why = doc.is_discarded() ? "not valid JSON" : report::validate_records(doc);
+  const std::string why = doc.is_discarded() ? "not valid JSON" : io::validate_records(doc);
   if (!why.empty()) {
     KBENCH_THROW("{} exists and is not a list of v3 records ({}); refusing to overwrite it", path, why);
   }
@@ -75,7 +75,7 @@ nlohmann::json records_of(const runner::shape_result& r, const std::string& effo
                           const std::optional<calibration>& peak) {
   nlohmann::json records = nlohmann::json::array();
   auto add_impl = [&](const runner::impl_result& impl) {
-    report::record_context context;
+    io::record_context context;
     context.kernel = r.kernel;
     context.shape = r.shape;
     context.device = impl.device;
@@ -91,34 +91,32 @@ nlohmann::json records_of(const runner::shape_result& r, const std::string& effo
       for (auto& [k, v] : checks.items()) extra[k] = v;
       return extra;
     };
-    records.push_back(report::make_record(context, "accuracy", {impl.accurate ? 1.0 : 0.0},
-                                          {{"max_abs_error", impl.max_abs_error},
-                                           {"max_rel_error", impl.max_rel_error},
-                                           {"mismatches", impl.mismatches}}));
+    records.push_back(io::make_record(context, "accuracy", {impl.accurate ? 1.0 : 0.0},
+                                      {{"max_abs_error", impl.max_abs_error},
+                                       {"max_rel_error", impl.max_rel_error},
+                                       {"mismatches", impl.mismatches}}));
     if (impl.latency_ms.empty()) return;
+    records.push_back(io::make_record(context, "latency_ms", impl.latency_ms, with({{"stat", "median"}})));
     records.push_back(
-        report::make_record(context, "latency_ms", impl.latency_ms, with({{"stat", "median"}})));
-    records.push_back(
-        report::make_record(context, "throughput_ms", impl.throughput_ms, with({{"stat", "median"}})));
-    records.push_back(report::make_record(context, "device_ms", impl.device_ms, with({{"stat", "median"}})));
+        io::make_record(context, "throughput_ms", impl.throughput_ms, with({{"stat", "median"}})));
+    records.push_back(io::make_record(context, "device_ms", impl.device_ms, with({{"stat", "median"}})));
     const double ratio = impl.dispatched == 0
                              ? 0.0
                              : static_cast<double>(impl.captured) / static_cast<double>(impl.dispatched);
-    records.push_back(
-        report::make_record(context, "capture_ratio", {ratio},
-                            with({{"captured", impl.captured}, {"dispatched", impl.dispatched}})));
+    records.push_back(io::make_record(context, "capture_ratio", {ratio},
+                                      with({{"captured", impl.captured}, {"dispatched", impl.dispatched}})));
     if (impl.impl != "kbench") return;
     if (r.config_source == "tuned" || r.config_source == "no_valid_config") {
       records.push_back(
-          report::make_record(context, "autotune_s", {r.tuning_s},
-                              {{"evaluations", r.tuning_evaluations}, {"config_source", r.config_source}}));
+          io::make_record(context, "autotune_s", {r.tuning_s},
+                          {{"evaluations", r.tuning_evaluations}, {"config_source", r.config_source}}));
     }
     if (auto s = r.speedup_interval()) {
-      records.push_back(report::make_record(context, "speedup", {s->ratio},
-                                            with({{"baseline", "torch"},
-                                                  {"interval_low", s->low},
-                                                  {"interval_high", s->high},
-                                                  {"verdict", std::string(s->verdict())}})));
+      records.push_back(io::make_record(context, "speedup", {s->ratio},
+                                        with({{"baseline", "torch"},
+                                              {"interval_low", s->low},
+                                              {"interval_high", s->high},
+                                              {"verdict", std::string(s->verdict())}})));
     }
     if (auto bw = r.bandwidth_gbps()) {
       nlohmann::json extra = with({{"bytes_moved", r.bytes_moved}});
@@ -127,33 +125,33 @@ nlohmann::json records_of(const runner::shape_result& r, const std::string& effo
         extra["triad_same_turns_gbps"] = *triad;
         extra["triad_same_turns_stores"] = r.triad->stores;
       }
-      records.push_back(report::make_record(context, "bandwidth_gbps", {*bw}, extra));
+      records.push_back(io::make_record(context, "bandwidth_gbps", {*bw}, extra));
     }
     // What a compute-bound shape is judged by (the report draws it instead of its % of peak bandwidth).
     if (auto gflops = r.gflops(); gflops && r.compute_bound()) {
-      records.push_back(report::make_record(context, "gflops", {*gflops},
-                                            with({{"flops", r.flops}, {"bytes_moved", r.bytes_moved}})));
+      records.push_back(io::make_record(context, "gflops", {*gflops},
+                                        with({{"flops", r.flops}, {"bytes_moved", r.bytes_moved}})));
     }
     // Its own metric, so that the history keeps it (it drops extra_info) and the detector and the report
     // judge it.
     if (auto share = r.triad_fraction()) {
-      records.push_back(report::make_record(context, "triad_fraction", {*share},
-                                            with({{"triad_same_turns_gbps", *r.triad->gbps()},
-                                                  {"triad_same_turns_stores", r.triad->stores},
-                                                  {"bytes_moved", r.bytes_moved}})));
+      records.push_back(io::make_record(context, "triad_fraction", {*share},
+                                        with({{"triad_same_turns_gbps", *r.triad->gbps()},
+                                              {"triad_same_turns_stores", r.triad->stores},
+                                              {"bytes_moved", r.bytes_moved}})));
     }
   };
   if (r.kbench) add_impl(*r.kbench);
   if (r.torch) add_impl(*r.torch);
   if (!r.kbench && !r.torch) {
     // Nothing ran (crash, timeout, unavailable): one record keeps the failure visible.
-    report::record_context context;
+    io::record_context context;
     context.kernel = r.kernel;
     context.shape = r.shape;
     context.effort = effort;
     context.timestamp = timestamp;
     context.extra = {{"status", std::string(to_string(r.status))}, {"reason", r.reason}, {"command", "run"}};
-    records.push_back(report::make_record(context, "accuracy", {0.0}));
+    records.push_back(io::make_record(context, "accuracy", {0.0}));
   }
   return records;
 }
@@ -431,7 +429,7 @@ int run(const run_command& command) {
     for (const auto& r : results) {
       for (auto& rec : records_of(r, command.effort, timestamp, peak)) records.push_back(std::move(rec));
     }
-    report::append_records(command.output, records);
+    io::append_records(command.output, records);
     fmt::print("wrote {} records to {}\n", records.size(), command.output);
   }
   if (db) {

@@ -7,10 +7,10 @@
 //   kbench tune --simulate FILE: replays search strategies against a recorded space (a Kernel Tuner cache
 //     file or a kbench config log) and scores them by the fraction of the optimum found.
 
-#include <kbench/backend_registry.hpp>
+#include <kbench/backends/registry.hpp>
 #include <kbench/error.hpp>
-#include <kbench/registry.hpp>
-#include <kbench/runner/tune_shape.hpp>
+#include <kbench/suite/registry.hpp>
+#include <kbench/suite/tune_shape.hpp>
 #include <kbench/tune/simulate.hpp>
 #include <kbench/tune/strategy.hpp>
 

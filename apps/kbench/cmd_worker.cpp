@@ -2,11 +2,11 @@
 // line. With --serve, a tuning worker that runs the trials it reads from standard input, one at a time, and
 // answers each with one line (runner/trial_server.hpp).
 
-#include <kbench/registry.hpp>
-#include <kbench/runner/config_trial.hpp>
-#include <kbench/runner/run_shape.hpp>
-#include <kbench/runner/trial_server.hpp>
-#include <kbench/stream_kernels.hpp>
+#include <kbench/backends/stream_kernels.hpp>
+#include <kbench/suite/detail/config_trial.hpp>
+#include <kbench/suite/detail/trial_server.hpp>
+#include <kbench/suite/registry.hpp>
+#include <kbench/suite/run_shape.hpp>
 
 #include "commands.hpp"
 #include "tolerance_option.hpp"

@@ -2,7 +2,7 @@
 
 #include <kbench/build_config.hpp>
 #include <kbench/error.hpp>
-#include <kbench/runner/worker_process.hpp>
+#include <kbench/suite/detail/worker_process.hpp>
 
 #include "commands.hpp"
 #include "subcommand.hpp"

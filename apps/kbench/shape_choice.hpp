@@ -2,7 +2,7 @@
 // Which of a kernel's shapes a command works on: `--shape S` (one of the kernel's shapes, e.g. 1024 or
 // [1024,256]) or `--shape-index I`, as `kbench measure` and `kbench tune` take them.
 
-#include <kbench/registry.hpp>
+#include <kbench/suite/registry.hpp>
 
 #include <cstddef>
 #include <string>

@@ -2,7 +2,7 @@
 // The tuning options `kbench run` and `kbench tune` share, and how they become runner::tuning_options.
 
 #include <kbench/error.hpp>
-#include <kbench/runner/tune_shape.hpp>
+#include <kbench/suite/tune_shape.hpp>
 #include <kbench/tune/search.hpp>
 #include <kbench/tune/strategy.hpp>
 

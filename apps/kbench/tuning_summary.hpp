@@ -3,7 +3,7 @@
 // (and how many failed or were resumed from a checkpoint) and the seconds spent. The nightly's two-pass
 // report asks for tuning time per kernel; this prints it instead of leaving it to be summed from the log.
 
-#include <kbench/runner/tune_shape.hpp>
+#include <kbench/suite/tune_shape.hpp>
 
 #include <map>
 #include <string>

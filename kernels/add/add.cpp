@@ -2,7 +2,7 @@
 // bandwidth.
 
 #include <kbench/build_config.hpp>
-#include <kbench/registry.hpp>
+#include <kbench/suite/registry.hpp>
 
 #include "../common/elementwise_spaces.hpp"
 #include "add.hpp"

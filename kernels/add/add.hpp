@@ -2,7 +2,7 @@
 // add: z = x + y elementwise over float32 (memory bound: 12 bytes per element, two reads and one write).
 
 #include <kbench/host_tensor.hpp>
-#include <kbench/kernel.hpp>
+#include <kbench/suite/kernel.hpp>
 
 #include <vector>
 

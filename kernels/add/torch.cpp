@@ -1,7 +1,7 @@
 // add's torch reference and baseline (at::add_out into a preallocated output: compares kernels, not
 // allocators).
 
-#include "baseline/torch_glue.hpp"
+#include "suite/torch/torch_glue.hpp"
 
 #include "add.hpp"
 

@@ -2,7 +2,7 @@
 // elements).
 
 #include <kbench/build_config.hpp>
-#include <kbench/registry.hpp>
+#include <kbench/suite/registry.hpp>
 
 #include "batch_softmax.hpp"
 

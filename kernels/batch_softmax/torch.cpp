@@ -1,7 +1,7 @@
 // batch_softmax's torch reference and baseline (at::_softmax_out into a preallocated output: compares
 // kernels, not allocators).
 
-#include "baseline/torch_glue.hpp"
+#include "suite/torch/torch_glue.hpp"
 
 #include "batch_softmax.hpp"
 

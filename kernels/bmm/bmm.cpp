@@ -2,7 +2,7 @@
 
 #include <kbench/build_config.hpp>
 #include <kbench/error.hpp>
-#include <kbench/registry.hpp>
+#include <kbench/suite/registry.hpp>
 
 #include "bmm.hpp"
 

@@ -3,7 +3,7 @@
 // B [B, K, N], C [B, M, N], all row-major and contiguous. Compute bound: 2 * B * M * N * K flops.
 
 #include <kbench/host_tensor.hpp>
-#include <kbench/kernel.hpp>
+#include <kbench/suite/kernel.hpp>
 
 #include <cstdint>
 #include <vector>

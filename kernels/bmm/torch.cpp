@@ -1,7 +1,7 @@
 // bmm's torch reference (at::bmm) and baseline (at::bmm_out into a preallocated output: compares kernels, not
 // allocators).
 
-#include "baseline/torch_glue.hpp"
+#include "suite/torch/torch_glue.hpp"
 
 #include "bmm.hpp"
 

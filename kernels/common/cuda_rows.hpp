@@ -6,7 +6,7 @@
 
 #include <kbench/backends/cuda.hpp>
 #include <kbench/error.hpp>
-#include <kbench/kernel.hpp>
+#include <kbench/suite/kernel.hpp>
 
 #include "row_arguments.hpp"
 

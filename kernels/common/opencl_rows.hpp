@@ -6,7 +6,7 @@
 
 #include <kbench/backends/opencl.hpp>
 #include <kbench/error.hpp>
-#include <kbench/kernel.hpp>
+#include <kbench/suite/kernel.hpp>
 
 #include "row_arguments.hpp"
 

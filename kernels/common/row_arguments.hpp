@@ -4,7 +4,7 @@
 // kernel folder: it has no CMakeLists.txt; kernels include it by relative path.
 
 #include <kbench/error.hpp>
-#include <kbench/kernel.hpp>
+#include <kbench/suite/kernel.hpp>
 
 #include <algorithm>
 #include <cstddef>

@@ -1,7 +1,7 @@
 // Registration of the exp kernel: shapes of the TPU suite plus large ones for bandwidth.
 
 #include <kbench/build_config.hpp>
-#include <kbench/registry.hpp>
+#include <kbench/suite/registry.hpp>
 
 #include "../common/elementwise_spaces.hpp"
 #include "exp.hpp"

@@ -5,7 +5,7 @@
 // input is [M, 2N]. Memory bound: 12 bytes per output element (8 read, 4 written).
 
 #include <kbench/host_tensor.hpp>
-#include <kbench/kernel.hpp>
+#include <kbench/suite/kernel.hpp>
 
 #include <vector>
 

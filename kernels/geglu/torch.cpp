@@ -1,7 +1,7 @@
 // geglu's torch reference and baseline. The baseline writes gelu(b) into the preallocated output with
 // at::gelu_out, then multiplies by a in place with at::mul_out: no allocation per call, no temporary.
 
-#include "baseline/torch_glue.hpp"
+#include "suite/torch/torch_glue.hpp"
 
 #include "geglu.hpp"
 

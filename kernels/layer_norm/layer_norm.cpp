@@ -2,7 +2,7 @@
 // for bandwidth.
 
 #include <kbench/build_config.hpp>
-#include <kbench/registry.hpp>
+#include <kbench/suite/registry.hpp>
 
 #include "layer_norm.hpp"
 

@@ -7,7 +7,7 @@
 // rows of a few KiB. Memory bound: 8 bytes per element of x plus the weights.
 
 #include <kbench/host_tensor.hpp>
-#include <kbench/kernel.hpp>
+#include <kbench/suite/kernel.hpp>
 
 #include <vector>
 

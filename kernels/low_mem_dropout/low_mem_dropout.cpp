@@ -2,7 +2,7 @@
 // bandwidth. The mask seed is the second input (see low_mem_dropout.hpp).
 
 #include <kbench/build_config.hpp>
-#include <kbench/registry.hpp>
+#include <kbench/suite/registry.hpp>
 
 #include "../common/elementwise_spaces.hpp"
 #include "low_mem_dropout.hpp"

@@ -19,7 +19,7 @@
 // fit uint32 (n <= 2^32).
 
 #include <kbench/host_tensor.hpp>
-#include <kbench/kernel.hpp>
+#include <kbench/suite/kernel.hpp>
 
 #include <cstdint>
 #include <vector>

@@ -5,7 +5,7 @@
 // The baseline runs the same ops into preallocated tensors (*_out variants and in-place ops): two int64
 // temporaries and a bool mask of n elements each, allocated once at bind time.
 
-#include "baseline/torch_glue.hpp"
+#include "suite/torch/torch_glue.hpp"
 
 #include "low_mem_dropout.hpp"
 

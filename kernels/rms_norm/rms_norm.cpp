@@ -1,7 +1,7 @@
 // Registration of rms_norm: the softmax row shapes [1024, 256..4096] plus a large one for bandwidth.
 
 #include <kbench/build_config.hpp>
-#include <kbench/registry.hpp>
+#include <kbench/suite/registry.hpp>
 
 #include "rms_norm.hpp"
 

@@ -4,7 +4,7 @@
 // element of x plus the weights.
 
 #include <kbench/host_tensor.hpp>
-#include <kbench/kernel.hpp>
+#include <kbench/suite/kernel.hpp>
 
 #include <vector>
 

@@ -4,7 +4,7 @@
 // rsqrt(||x||^2 / N + eps) in place; then y = x * that (at::mul_out into the preallocated y) and y *= w in
 // place.
 
-#include "baseline/torch_glue.hpp"
+#include "suite/torch/torch_glue.hpp"
 
 #include "rms_norm.hpp"
 

@@ -2,7 +2,7 @@
 // bandwidth.
 
 #include <kbench/build_config.hpp>
-#include <kbench/registry.hpp>
+#include <kbench/suite/registry.hpp>
 
 #include "softmax_two_pass.hpp"
 

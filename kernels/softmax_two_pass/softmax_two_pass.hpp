@@ -7,7 +7,7 @@
 // hits the cache for rows of a few KiB).
 
 #include <kbench/host_tensor.hpp>
-#include <kbench/kernel.hpp>
+#include <kbench/suite/kernel.hpp>
 
 #include <vector>
 

@@ -1,7 +1,7 @@
 // softmax_two_pass's torch reference and baseline (at::_softmax_out into a preallocated output: compares
 // kernels, not allocators).
 
-#include "baseline/torch_glue.hpp"
+#include "suite/torch/torch_glue.hpp"
 
 #include "softmax_two_pass.hpp"
 

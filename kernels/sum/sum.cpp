@@ -3,7 +3,7 @@
 
 #include <kbench/build_config.hpp>
 #include <kbench/error.hpp>
-#include <kbench/registry.hpp>
+#include <kbench/suite/registry.hpp>
 
 #include "sum.hpp"
 

@@ -3,7 +3,7 @@
 // read per input element (plus 4 per row written).
 
 #include <kbench/host_tensor.hpp>
-#include <kbench/kernel.hpp>
+#include <kbench/suite/kernel.hpp>
 
 #include <vector>
 

@@ -3,7 +3,7 @@
 // rounded row sum (to within ~1e-12 relative), so the tolerance measures each implementation's own float32
 // summation error rather than the difference between two summation orders.
 
-#include "baseline/torch_glue.hpp"
+#include "suite/torch/torch_glue.hpp"
 
 #include "sum.hpp"
 

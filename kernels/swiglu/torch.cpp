@@ -1,7 +1,7 @@
 // swiglu's torch reference and baseline. The baseline writes silu(b) into the preallocated output with
 // at::silu_out, then multiplies by a in place with at::mul_out: no allocation per call, no temporary.
 
-#include "baseline/torch_glue.hpp"
+#include "suite/torch/torch_glue.hpp"
 
 #include "swiglu.hpp"
 

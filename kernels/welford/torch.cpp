@@ -3,7 +3,7 @@
 // ATen's generated out= wrapper, which runs the functional kernel into temporaries and copies them into the
 // outputs.
 
-#include "baseline/torch_glue.hpp"
+#include "suite/torch/torch_glue.hpp"
 
 #include "welford.hpp"
 

@@ -2,7 +2,7 @@
 // a large one for bandwidth.
 
 #include <kbench/build_config.hpp>
-#include <kbench/registry.hpp>
+#include <kbench/suite/registry.hpp>
 
 #include "welford.hpp"
 

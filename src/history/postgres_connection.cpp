@@ -2,8 +2,12 @@
 
 #include "history/postgres_connection.hpp"
 
+#include <kbench/build_config.hpp>
 #include <kbench/error.hpp>
+
 #include <kbench/history/store.hpp>
+
+#if KBENCH_HAS_POSTGRES
 
 #include <fmt/format.h>
 #include <libpq-fe.h>
@@ -76,3 +80,16 @@ std::unique_ptr<sql_connection> open_postgres(const std::string& url) {
 }
 
 }  // namespace kbench::history::detail
+
+#else  // built without libpq
+
+namespace kbench::history::detail {
+
+std::unique_ptr<sql_connection> open_postgres(const std::string&) {
+  KBENCH_THROW(
+      "cannot open a PostgreSQL history database: this kbench was built without libpq "
+      "(KBENCH_WITH_POSTGRES)");
+}
+
+}  // namespace kbench::history::detail
+#endif

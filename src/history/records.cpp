@@ -2,7 +2,7 @@
 
 #include <kbench/error.hpp>
 #include <kbench/history/records.hpp>
-#include <kbench/report/json_v3.hpp>
+#include <kbench/io/json_v3.hpp>
 #include <kbench/stats.hpp>
 
 #include <cmath>
@@ -47,7 +47,7 @@ nlohmann::json read_results_file(const std::filesystem::path& path) {
   nlohmann::json doc = nlohmann::json::parse(text.str(), nullptr, /*allow_exceptions=*/false);
   if (doc.is_discarded())
     throw usage_error(fmt::format("{} is not JSON (expected a list of v3 records)", path.string()));
-  if (std::string why = report::validate_records(doc); !why.empty()) {
+  if (std::string why = io::validate_records(doc); !why.empty()) {
     throw usage_error(fmt::format("{} is not a list of v3 records: {}", path.string(), why));
   }
   for (const auto& record : doc) {

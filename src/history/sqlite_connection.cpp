@@ -2,8 +2,10 @@
 
 #include "history/sqlite_connection.hpp"
 
+#include <kbench/build_config.hpp>
 #include <kbench/error.hpp>
 
+#if KBENCH_HAS_SQLITE
 #include <fmt/format.h>
 #include <sqlite3.h>
 
@@ -87,3 +89,16 @@ std::unique_ptr<sql_connection> open_sqlite(const std::filesystem::path& path) {
 }
 
 }  // namespace kbench::history::detail
+
+#else  // built without SQLite
+
+namespace kbench::history::detail {
+
+std::unique_ptr<sql_connection> open_sqlite(const std::filesystem::path& path) {
+  KBENCH_THROW(
+      "cannot open the history database {}: this kbench was built without SQLite (KBENCH_WITH_SQLITE)",
+      path.string());
+}
+
+}  // namespace kbench::history::detail
+#endif

@@ -1,7 +1,8 @@
-#include <kbench/calibrate.hpp>
 #include <kbench/error.hpp>
-#include <kbench/move_aside.hpp>
-#include <kbench/report/json_v3.hpp>
+#include <kbench/io/atomic_file.hpp>
+#include <kbench/io/directories.hpp>
+#include <kbench/io/json_v3.hpp>
+#include <kbench/io/move_aside.hpp>
 #include <kbench/tune/cache.hpp>
 
 #include <fmt/format.h>
@@ -148,7 +149,7 @@ void from_json(const json& j, cache_entry& e) {
 }
 
 std::filesystem::path tuning_cache::default_directory() {
-  return cache_directory();
+  return io::cache_directory();
 }
 
 tuning_cache::tuning_cache(std::filesystem::path directory) : m_directory(std::move(directory)) {}
@@ -171,7 +172,7 @@ cache_lookup tuning_cache::read(const cache_key& key) const {
   if (!entry) {
     result.warnings.push_back(
         fmt::format("tuning-cache entry {} is unreadable: {}; ignored and tuned again, {}", path.string(),
-                    why, move_aside(path)));
+                    why, io::move_aside(path)));
     return result;
   }
   result.entry = std::move(entry);
@@ -187,7 +188,7 @@ void tuning_cache::write(const cache_entry& entry) const {
                  ec.message());
   cache_entry stamped = entry;
   stamped.updated_at = utc_now_iso8601();
-  report::write_file_atomically(path, json(stamped).dump(1) + "\n");
+  io::write_file_atomically(path, json(stamped).dump(1) + "\n");
 }
 
 std::vector<cache_entry> tuning_cache::entries() const {

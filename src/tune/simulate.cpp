@@ -1,3 +1,4 @@
+#include <kbench/build_config.hpp>
 #include <kbench/error.hpp>
 #include <kbench/stats.hpp>
 #include <kbench/tune/search.hpp>
@@ -5,7 +6,9 @@
 #include <kbench/tune/strategy.hpp>
 
 #include <fmt/format.h>
+#if KBENCH_HAS_ZLIB
 #include <zlib.h>
+#endif
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -31,6 +34,7 @@ std::string read_maybe_gzipped(const std::filesystem::path& path) {
   if (!std::filesystem::is_regular_file(path)) {
     throw usage_error(fmt::format("{}: no such file", path.string()));
   }
+#if KBENCH_HAS_ZLIB
   gzFile file = gzopen(path.c_str(), "rb");
   if (file == nullptr) throw usage_error(fmt::format("{}: cannot open", path.string()));
   std::string text;
@@ -49,6 +53,14 @@ std::string read_maybe_gzipped(const std::filesystem::path& path) {
   const int closed = gzclose(file);
   if (closed == Z_BUF_ERROR) malformed(path.string(), "truncated gzip data");
   if (closed != Z_OK) malformed(path.string(), "gzip error on close");
+#else
+  std::ifstream in(path, std::ios::binary);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (text.size() >= 2 && text[0] == '\x1f' && text[1] == '\x8b') {
+    throw usage_error(fmt::format(
+        "{}: gzip-compressed, and this kbench was built without zlib (KBENCH_WITH_ZLIB)", path.string()));
+  }
+#endif
   return text;
 }
 

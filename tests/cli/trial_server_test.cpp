@@ -2,7 +2,7 @@
 // cpu backend (compile trials on opencl): trials that pass share one worker; a config that returns wrong
 // values, crashes or hangs gets its status, and the next trial runs in a fresh worker.
 
-#include <kbench/runner/trial_server.hpp>
+#include <kbench/suite/detail/trial_server.hpp>
 
 #include "run_kbench.hpp"
 

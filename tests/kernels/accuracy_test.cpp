@@ -1,10 +1,10 @@
 // Every kernel's every available implementation against the torch reference, on its small shapes.
 
-#include <kbench/accuracy.hpp>
-#include <kbench/backend_registry.hpp>
-#include <kbench/bound_kernel.hpp>
+#include <kbench/backends/registry.hpp>
 #include <kbench/error.hpp>
-#include <kbench/registry.hpp>
+#include <kbench/suite/accuracy.hpp>
+#include <kbench/suite/bound_kernel.hpp>
+#include <kbench/suite/registry.hpp>
 
 #include <gtest/gtest.h>
 

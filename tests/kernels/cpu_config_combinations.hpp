@@ -3,10 +3,10 @@
 // a kernel's cpu implementation under every combination of some parameters' values against the torch
 // reference.
 
-#include <kbench/accuracy.hpp>
-#include <kbench/backend_registry.hpp>
-#include <kbench/bound_kernel.hpp>
-#include <kbench/registry.hpp>
+#include <kbench/backends/registry.hpp>
+#include <kbench/suite/accuracy.hpp>
+#include <kbench/suite/bound_kernel.hpp>
+#include <kbench/suite/registry.hpp>
 
 #include <gtest/gtest.h>
 

@@ -2,8 +2,8 @@
 // every shape of the suite; the memory-bound kernels declare none, so they keep their % of peak bandwidth
 // and the triad beside their large shapes.
 
-#include <kbench/registry.hpp>
-#include <kbench/runner/shape_result.hpp>
+#include <kbench/suite/registry.hpp>
+#include <kbench/suite/shape_result.hpp>
 
 #include <gtest/gtest.h>
 

@@ -1,9 +1,9 @@
 // low_mem_dropout's random stream: the keep rate is binomial, the mask follows the seed, and every output is
 // either 0 or x / (1 - p).
 
-#include <kbench/backend_registry.hpp>
-#include <kbench/bound_kernel.hpp>
-#include <kbench/registry.hpp>
+#include <kbench/backends/registry.hpp>
+#include <kbench/suite/bound_kernel.hpp>
+#include <kbench/suite/registry.hpp>
 
 #include <gtest/gtest.h>
 

@@ -3,9 +3,9 @@
 // its error at a couple of ulp in between, against exp in double. The ISAs scale by 2^n differently
 // (AVX-512: vscalefps; SSE2 and AVX2: two exponent-built factors), so each is checked.
 
-#include <kbench/backend_registry.hpp>
-#include <kbench/bound_kernel.hpp>
-#include <kbench/registry.hpp>
+#include <kbench/backends/registry.hpp>
+#include <kbench/suite/bound_kernel.hpp>
+#include <kbench/suite/registry.hpp>
 
 #include <gtest/gtest.h>
 

@@ -2,9 +2,9 @@
 // accurate only on [-4, 4] and clamps its argument there, so these tests check gelu far into both tails and
 // at the special values, against erf in double.
 
-#include <kbench/backend_registry.hpp>
-#include <kbench/bound_kernel.hpp>
-#include <kbench/registry.hpp>
+#include <kbench/backends/registry.hpp>
+#include <kbench/suite/bound_kernel.hpp>
+#include <kbench/suite/registry.hpp>
 
 #include <gtest/gtest.h>
 

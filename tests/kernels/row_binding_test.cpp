@@ -2,10 +2,10 @@
 // with the kernel's name, the input and the sizes, before anything is built or launched. Their results are
 // checked against torch in accuracy_test.cpp.
 
-#include <kbench/backend_registry.hpp>
+#include <kbench/backends/registry.hpp>
 #include <kbench/build_config.hpp>
 #include <kbench/error.hpp>
-#include <kbench/registry.hpp>
+#include <kbench/suite/registry.hpp>
 
 #include <gtest/gtest.h>
 

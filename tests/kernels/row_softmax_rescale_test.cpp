@@ -8,7 +8,7 @@
 
 #include "cpu_config_combinations.hpp"
 
-#include <kbench/registry.hpp>
+#include <kbench/suite/registry.hpp>
 
 #include <gtest/gtest.h>
 

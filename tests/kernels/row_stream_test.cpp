@@ -9,10 +9,10 @@
 
 #include "cpu_config_combinations.hpp"
 
-#include <kbench/backend_registry.hpp>
-#include <kbench/bound_kernel.hpp>
+#include <kbench/backends/registry.hpp>
 #include <kbench/error.hpp>
-#include <kbench/registry.hpp>
+#include <kbench/suite/bound_kernel.hpp>
+#include <kbench/suite/registry.hpp>
 #include <kbench/tune/space.hpp>
 
 #include <gtest/gtest.h>

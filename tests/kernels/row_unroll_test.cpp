@@ -7,7 +7,7 @@
 
 #include "cpu_config_combinations.hpp"
 
-#include <kbench/registry.hpp>
+#include <kbench/suite/registry.hpp>
 
 #include <gtest/gtest.h>
 

@@ -1,8 +1,8 @@
 // Which kernel x shape pairs `kbench run` selects.
 
 #include <kbench/error.hpp>
-#include <kbench/registry.hpp>
-#include <kbench/runner/suite.hpp>
+#include <kbench/suite/registry.hpp>
+#include <kbench/suite/suite.hpp>
 
 #include <gtest/gtest.h>
 

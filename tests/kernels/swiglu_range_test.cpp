@@ -3,9 +3,9 @@
 // over the whole range where the polynomial and both clamps act, against exp in double, and at the special
 // values against torch.
 
-#include <kbench/backend_registry.hpp>
-#include <kbench/bound_kernel.hpp>
-#include <kbench/registry.hpp>
+#include <kbench/backends/registry.hpp>
+#include <kbench/suite/bound_kernel.hpp>
+#include <kbench/suite/registry.hpp>
 
 #include <gtest/gtest.h>
 

@@ -6,7 +6,7 @@
 // early), so no assertion depends on how fast this machine happens to be.
 
 #include <kbench/backends/cpu.hpp>
-#include <kbench/runner/config_trial.hpp>
+#include <kbench/suite/detail/config_trial.hpp>
 
 #include <gtest/gtest.h>
 

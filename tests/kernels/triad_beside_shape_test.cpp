@@ -6,8 +6,8 @@
 
 #include "support/negate_kernel.hpp"
 
-#include <kbench/runner/run_shape.hpp>
-#include <kbench/triad_probe.hpp>
+#include <kbench/suite/run_shape.hpp>
+#include <kbench/suite/triad_probe.hpp>
 
 #include <gtest/gtest.h>
 

@@ -7,7 +7,7 @@
 
 #include "support/negate_kernel.hpp"
 
-#include <kbench/runner/config_trial.hpp>
+#include <kbench/suite/detail/config_trial.hpp>
 
 #include <gtest/gtest.h>
 

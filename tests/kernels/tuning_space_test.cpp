@@ -3,10 +3,10 @@
 // configs spread over the enumeration binds on the kernel's first shape and matches the torch reference. The
 // kernel code has to honour every config of its space; the autotuner relies on it.
 
-#include <kbench/accuracy.hpp>
-#include <kbench/backend_registry.hpp>
-#include <kbench/bound_kernel.hpp>
-#include <kbench/registry.hpp>
+#include <kbench/backends/registry.hpp>
+#include <kbench/suite/accuracy.hpp>
+#include <kbench/suite/bound_kernel.hpp>
+#include <kbench/suite/registry.hpp>
 #include <kbench/tune/space.hpp>
 
 #include <gtest/gtest.h>

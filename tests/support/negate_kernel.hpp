@@ -5,7 +5,7 @@
 // moved (x read, y written) so that the suite reports its bandwidth.
 
 #include <kbench/backends/cpu.hpp>
-#include <kbench/kernel.hpp>
+#include <kbench/suite/kernel.hpp>
 
 #include <cstddef>
 #include <cstdint>

@@ -4,6 +4,7 @@
 #include "fake_async_device.hpp"
 
 #include <kbench/bench.hpp>
+#include <kbench/host_cache.hpp>
 
 #include <gtest/gtest.h>
 

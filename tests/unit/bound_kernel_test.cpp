@@ -6,9 +6,9 @@
 // The kernels are test doubles on the cpu backend: y = -x whose binding pre-fills y with the right answer
 // and whose calls write all but the last SKIP elements, and an in-place |x|.
 
-#include <kbench/accuracy.hpp>
 #include <kbench/backends/cpu.hpp>
-#include <kbench/bound_kernel.hpp>
+#include <kbench/suite/accuracy.hpp>
+#include <kbench/suite/bound_kernel.hpp>
 
 #include <gtest/gtest.h>
 

@@ -6,8 +6,9 @@
 
 #include <kbench/backends/cpu.hpp>
 #include <kbench/bench.hpp>
-#include <kbench/bound_kernel.hpp>
+#include <kbench/host_cache.hpp>
 #include <kbench/measure.hpp>
+#include <kbench/suite/bound_kernel.hpp>
 
 #include <gtest/gtest.h>
 #include <pthread.h>

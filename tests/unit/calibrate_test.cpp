@@ -4,7 +4,7 @@
 #include "support/scratch_dir.hpp"
 
 #include <kbench/backends/cpu.hpp>
-#include <kbench/calibrate.hpp>
+#include <kbench/suite/calibrate.hpp>
 
 #include <gtest/gtest.h>
 

@@ -14,12 +14,12 @@ using history::compare_records;
 
 nlohmann::json latency(const std::string& kernel, const std::string& shape, const std::vector<double>& values,
                        const std::string& metric = "latency_ms") {
-  report::record_context context;
+  io::record_context context;
   context.kernel = kernel;
   context.shape = shape;
   context.device.backend = backend_kind::cpu;
   context.device.name = "Test CPU";
-  return report::make_record(context, metric, values);
+  return io::make_record(context, metric, values);
 }
 
 const history::series_comparison& find(const history::comparison& c, const std::string& kernel) {

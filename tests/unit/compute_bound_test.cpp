@@ -1,7 +1,7 @@
 // shape_result::gflops and compute_bound: a shape whose kernel declares its floating-point operations is
 // judged by GFLOP/s once it does at least compute_bound_flops_per_byte per byte moved.
 
-#include <kbench/runner/shape_result.hpp>
+#include <kbench/suite/shape_result.hpp>
 
 #include <gtest/gtest.h>
 

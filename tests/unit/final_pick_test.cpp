@@ -1,7 +1,7 @@
 // The tuner's final pick among the configs re-timed at the end (runner/final_pick.hpp): the fastest median,
 // unless a config that ties with it has a higher value of a parameter preferred on a tie.
 
-#include <kbench/runner/final_pick.hpp>
+#include <kbench/suite/detail/final_pick.hpp>
 
 #include <gtest/gtest.h>
 

@@ -2,7 +2,7 @@
 // Test data for the history, regression and compare tests: v3 records made by kbench's own record writer,
 // and seeded synthetic series (reproducible across standard libraries).
 
-#include <kbench/report/json_v3.hpp>
+#include <kbench/io/json_v3.hpp>
 
 #include <nlohmann/json.hpp>
 
@@ -50,20 +50,19 @@ inline nlohmann::json sample_run(std::int64_t timestamp, double scale, std::uint
   std::uint64_t s = seed;
   for (const char* shape : {"[1024]", "[4096]"}) {
     for (const auto& device : {cpu, torch}) {
-      report::record_context context;
+      io::record_context context;
       context.kernel = "exp";
       context.shape = shape;
       context.device = device;
       context.timestamp = timestamp;
       context.extra = {{"command", "run"}};
       const double base = device.backend == backend_kind::torch ? 0.02 : 0.01;  // [ms]
-      out.push_back(report::make_record(context, "latency_ms", lognormal_values(++s, 10, base * scale, 0.02),
-                                        {{"stat", "median"}}));
-      out.push_back(
-          report::make_record(context, "throughput_ms", lognormal_values(++s, 3, base * scale, 0.02)));
-      out.push_back(report::make_record(context, "accuracy", {1.0}));
+      out.push_back(io::make_record(context, "latency_ms", lognormal_values(++s, 10, base * scale, 0.02),
+                                    {{"stat", "median"}}));
+      out.push_back(io::make_record(context, "throughput_ms", lognormal_values(++s, 3, base * scale, 0.02)));
+      out.push_back(io::make_record(context, "accuracy", {1.0}));
       if (device.backend != backend_kind::torch)
-        out.push_back(report::make_record(context, "speedup", {2.0 / scale}));
+        out.push_back(io::make_record(context, "speedup", {2.0 / scale}));
     }
   }
   return out;

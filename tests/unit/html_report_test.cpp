@@ -41,12 +41,12 @@ nlohmann::json kbench_record(std::int64_t timestamp, const std::string& shape, c
   device_info device;
   device.backend = backend;
   device.name = "Test CPU";
-  report::record_context context;
+  io::record_context context;
   context.kernel = "exp";
   context.shape = shape;
   context.device = device;
   context.timestamp = timestamp;
-  return report::make_record(context, metric, {value});
+  return io::make_record(context, metric, {value});
 }
 
 nlohmann::json bandwidth_record(std::int64_t timestamp, const std::string& shape, double gbps) {

@@ -1,7 +1,7 @@
 // Unit tests of --shard: parsing "i/N", and shards that partition synthetic plans of several sizes evenly.
 
 #include <kbench/error.hpp>
-#include <kbench/runner/shard.hpp>
+#include <kbench/suite/shard.hpp>
 
 #include <gtest/gtest.h>
 

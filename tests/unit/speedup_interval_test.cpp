@@ -1,8 +1,8 @@
 // shape_result::speedup_interval: the speedup's range when each median ranges over its 99% confidence
 // interval, and the verdict it gives (faster, same within noise, slower).
 
-#include <kbench/runner/shape_result.hpp>
 #include <kbench/stats.hpp>
+#include <kbench/suite/shape_result.hpp>
 
 #include <gtest/gtest.h>
 

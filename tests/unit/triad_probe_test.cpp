@@ -5,9 +5,10 @@
 #include <kbench/backends/cpu.hpp>
 #include <kbench/bench.hpp>
 #include <kbench/error.hpp>
-#include <kbench/runner/shape_result.hpp>
+#include <kbench/host_cache.hpp>
 #include <kbench/stats.hpp>
-#include <kbench/triad_probe.hpp>
+#include <kbench/suite/shape_result.hpp>
+#include <kbench/suite/triad_probe.hpp>
 
 #include <gtest/gtest.h>
 

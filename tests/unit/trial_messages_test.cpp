@@ -2,7 +2,7 @@
 // a malformed one is a usage error that names the line.
 
 #include <kbench/error.hpp>
-#include <kbench/runner/trial_messages.hpp>
+#include <kbench/suite/detail/trial_messages.hpp>
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // The time limit a tuning trial fits its timing to: the config timeout, or what is left of the time budget.
 
-#include <kbench/runner/tune_shape.hpp>
+#include <kbench/suite/tune_shape.hpp>
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // The environment kbench's worker processes start with: the caller's, plus a short libgomp spin count unless
 // the user set one (runner/worker_process.hpp).
 
-#include <kbench/runner/worker_process.hpp>
+#include <kbench/suite/detail/worker_process.hpp>
 
 #include <gtest/gtest.h>
 

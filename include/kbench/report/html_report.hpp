@@ -7,11 +7,12 @@
 //   auto db = kbench::history::open_store("sqlite:///tmp/h.db");
 //   const auto page = kbench::report::render_html_report({"/tmp/h.db", db->series()},
 //                                                        {.peak = kbench::report::cached_peak});
-//   kbench::report::write_file_atomically("report.html", page.html);
+//   kbench::io::write_file_atomically("report.html", page.html);
 
-#include <kbench/calibrate.hpp>
 #include <kbench/history/detector.hpp>
 #include <kbench/history/series.hpp>
+#include <kbench/io/atomic_file.hpp>
+#include <kbench/suite/calibrate.hpp>
 
 #include <cstddef>
 #include <functional>

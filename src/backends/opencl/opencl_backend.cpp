@@ -5,8 +5,8 @@
 // whatever order the caller drops them in.
 
 #include <kbench/backends/opencl.hpp>
-#include <kbench/bench.hpp>
 #include <kbench/error.hpp>
+#include <kbench/host_cache.hpp>
 
 #include "cl_check.hpp"
 

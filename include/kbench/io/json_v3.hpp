@@ -1,0 +1,44 @@
+#pragma once
+// Results as the PyTorch benchmark hub's JSON (schema v3): a list of records, one per
+// kernel x shape x implementation x metric (DESIGN.md section 4).
+
+#include <kbench/device.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace kbench::io {
+
+/// Where a record was measured and with what; the fields of `benchmark.extra_info` and `model`.
+struct record_context {
+  std::string kernel;
+  std::string shape;   // "[1024,256]"
+  device_info device;  // the device the implementation ran on
+  std::string effort = "none";
+  std::string config = "{}";  // JSON text of the config used
+  std::string dtype = "float32";
+  std::int64_t timestamp = 0;                       // [seconds since the Unix epoch]
+  nlohmann::json extra = nlohmann::json::object();  // more benchmark.extra_info fields
+};
+
+/// One v3 record. `values` are the raw samples (or one value); `metric_extra` goes to metric.extra_info.
+[[nodiscard]] nlohmann::json make_record(const record_context& context, const std::string& metric,
+                                         const std::vector<double>& values,
+                                         nlohmann::json metric_extra = nlohmann::json::object());
+
+/// `runners[0]` of a record: name = backend, type = device name, plus the host's CPU, memory and GPUs.
+[[nodiscard]] nlohmann::json runner_of(const device_info& device);
+
+/// Why `doc` is not a list of v3 records (empty string when it is).
+[[nodiscard]] std::string validate_records(const nlohmann::json& doc);
+
+/// Appends `records` to the JSON list in `path`, creating it if absent. An existing file that is not a valid
+/// list of v3 records is never touched: throws kbench::error saying why. The file is replaced atomically
+/// (written beside it, flushed, renamed), so a crash never leaves it half-written.
+void append_records(const std::filesystem::path& path, const nlohmann::json& records);
+
+}  // namespace kbench::io

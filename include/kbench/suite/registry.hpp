@@ -1,0 +1,67 @@
+#pragma once
+// The kernel registry and the builder that kernels register through.
+//
+// **Example** (kernels/exp/exp.cpp):
+//   KBENCH_KERNEL(exp) {
+//     return kbench::kernel_builder("exp")
+//         .describe("y = exp(x), elementwise")
+//         .shapes({{1024}, {4096}, {104857600}})
+//         .inputs([](const kbench::shape& s, std::uint64_t seed) { ... })
+//         .reference(&exp_reference)
+//         .implement(kbench::backend_kind::cpu, &bind_exp_cpu, {{"GRAIN", 65536}});
+//   }
+
+#include <kbench/suite/kernel.hpp>
+
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace kbench {
+
+class kernel_builder {
+ public:
+  explicit kernel_builder(std::string name);
+  kernel_builder& describe(std::string text);
+  kernel_builder& shapes(std::vector<shape> list);
+  kernel_builder& inputs(std::function<std::vector<host_tensor>(const shape&, std::uint64_t)> make);
+  kernel_builder& reference(std::function<std::vector<host_tensor>(const std::vector<host_tensor>&)> fn);
+  kernel_builder& tolerance(double atol, double rtol, double max_mismatch_fraction = 0);
+  kernel_builder& bytes_moved(std::function<double(const shape&)> fn);
+  /// Floating-point operations per call (kernel_definition::flops).
+  kernel_builder& flops(std::function<double(const shape&)> fn);
+  kernel_builder& implement(backend_kind backend, implementation_factory bind, config default_config = {},
+                            std::string baseline_form = {});
+  /// The tuning space of the implementation for `backend` (implement() it first); `kbench tune` and
+  /// `kbench run --effort quick|full` search it.
+  kernel_builder& tune(backend_kind backend, tuning_space_factory space);
+  kernel_builder& source_hash(std::string hash);
+  [[nodiscard]] kernel_definition build() &&;
+
+ private:
+  kernel_definition m_def;
+};
+
+/// Adds a kernel; throws kbench::error on a duplicate name or a definition missing shapes, inputs or
+/// reference.
+bool register_kernel(kernel_definition def);
+
+/// Every registered kernel, sorted by name.
+[[nodiscard]] const std::vector<kernel_definition>& all_kernels();
+
+/// The kernel called `name`; throws usage_error listing the valid names otherwise.
+[[nodiscard]] const kernel_definition& find_kernel(std::string_view name);
+
+}  // namespace kbench
+
+/// The build defines KBENCH_KERNEL_SOURCE_HASH for a kernel folder's sources (cmake/KbenchKernel.cmake).
+#ifndef KBENCH_KERNEL_SOURCE_HASH
+#define KBENCH_KERNEL_SOURCE_HASH ""
+#endif
+
+/// Defines and registers a kernel at static-initialization time; the body returns a kernel_builder.
+#define KBENCH_KERNEL(ident)                                                                \
+  static ::kbench::kernel_builder kbench_define_##ident();                                  \
+  [[maybe_unused]] static const bool kbench_registered_##ident = ::kbench::register_kernel( \
+      std::move(kbench_define_##ident().source_hash(KBENCH_KERNEL_SOURCE_HASH)).build());   \
+  static ::kbench::kernel_builder kbench_define_##ident()

@@ -1,0 +1,131 @@
+#include <kbench/error.hpp>
+#include <kbench/io/atomic_file.hpp>
+#include <kbench/io/json_v3.hpp>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+namespace kbench::io {
+
+namespace {
+
+std::string host_name() {
+  char name[256] = {};
+  if (gethostname(name, sizeof(name) - 1) != 0) return "unknown";
+  return name;
+}
+
+std::string cpu_model() {
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(cpuinfo, line)) {
+    if (line.rfind("model name", 0) == 0) {
+      const auto colon = line.find(':');
+      if (colon != std::string::npos) return line.substr(line.find_first_not_of(" \t", colon + 1));
+    }
+  }
+  return "unknown CPU";
+}
+
+std::int64_t total_memory_gib() {
+  const double bytes =
+      static_cast<double>(sysconf(_SC_PHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGESIZE));
+  return static_cast<std::int64_t>(bytes / (1024.0 * 1024.0 * 1024.0));
+}
+
+std::string model_backend(backend_kind kind) {
+  return kind == backend_kind::torch ? "torch" : fmt::format("kbench-{}", to_string(kind));
+}
+
+}  // namespace
+
+nlohmann::json runner_of(const device_info& device) {
+  const bool gpu = device.backend == backend_kind::cuda;
+  return nlohmann::json{{"name", std::string(to_string(device.backend))},
+                        {"type", device.name},
+                        {"cpu_info", cpu_model()},
+                        {"cpu_count", std::thread::hardware_concurrency()},
+                        {"avail_mem_in_gb", total_memory_gib()},
+                        {"gpu_info", gpu ? device.name : ""},
+                        {"gpu_count", gpu ? 1 : 0},
+                        {"extra_info",
+                         {{"hostname", host_name()},
+                          {"platform", device.platform},
+                          {"driver_version", device.driver_version}}}};
+}
+
+nlohmann::json make_record(const record_context& context, const std::string& metric,
+                           const std::vector<double>& values, nlohmann::json metric_extra) {
+  nlohmann::json extra = context.extra;
+  extra["device"] = context.device.name;
+  extra["backend"] = std::string(to_string(context.device.backend));
+  extra["shape"] = context.shape;
+  extra["effort"] = context.effort;
+  extra["config"] = context.config;
+  return nlohmann::json{{"schema_version", "v3"},
+                        {"timestamp", context.timestamp},
+                        {"benchmark",
+                         {{"name", "kbench"},
+                          {"mode", "inference"},
+                          {"dtype", context.dtype},
+                          {"extra_info", std::move(extra)}}},
+                        {"model",
+                         {{"name", context.kernel},
+                          {"type", "kernel"},
+                          {"backend", model_backend(context.device.backend)},
+                          {"origins", {"kbench"}}}},
+                        {"metric",
+                         {{"name", metric},
+                          {"benchmark_values", values},
+                          {"target_value", 0},
+                          {"extra_info", std::move(metric_extra)}}},
+                        {"runners", nlohmann::json::array({runner_of(context.device)})}};
+}
+
+std::string validate_records(const nlohmann::json& doc) {
+  if (!doc.is_array()) return "not a JSON list";
+  for (std::size_t i = 0; i < doc.size(); ++i) {
+    const auto& r = doc[i];
+    auto fail = [&](const std::string& why) { return fmt::format("record {}: {}", i, why); };
+    if (!r.is_object()) return fail("not an object");
+    if (r.value("schema_version", "") != "v3") return fail("schema_version is not \"v3\"");
+    for (const char* key : {"benchmark", "model", "metric"}) {
+      if (!r.contains(key) || !r[key].is_object()) return fail(fmt::format("missing object '{}'", key));
+    }
+    if (!r["model"].contains("name") || !r["metric"].contains("name"))
+      return fail("missing model.name or metric.name");
+    if (!r["metric"].contains("benchmark_values") || !r["metric"]["benchmark_values"].is_array()) {
+      return fail("metric.benchmark_values is not a list");
+    }
+  }
+  return {};
+}
+
+void append_records(const std::filesystem::path& path, const nlohmann::json& records) {
+  nlohmann::json all = nlohmann::json::array();
+  if (std::filesystem::exists(path)) {
+    std::ifstream in(path);
+    std::stringstream text;
+    text << in.rdbuf();
+    nlohmann::json existing = nlohmann::json::parse(text.str(), nullptr, /*allow_exceptions=*/false);
+    if (existing.is_discarded()) {
+      KBENCH_THROW("{} exists and is not valid JSON; refusing to overwrite it", path.string());
+    }
+    if (std::string why = validate_records(existing); !why.empty()) {
+      KBENCH_THROW("{} exists and is not a list of v3 records ({}); refusing to overwrite it", path.string(),
+                   why);
+    }
+    all = std::move(existing);
+  }
+  for (const auto& r : records) all.push_back(r);
+  write_file_atomically(path, all.dump(2) + "\n");
+}
+
+}  // namespace kbench::io

@@ -1,0 +1,97 @@
+#include <kbench/error.hpp>
+#include <kbench/suite/bound_kernel.hpp>
+#include <kbench/sync.hpp>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <string>
+
+namespace kbench {
+
+std::vector<buffer_ptr> upload_inputs(device& target, const std::vector<host_tensor>& inputs) {
+  std::vector<buffer_ptr> buffers;
+  for (const host_tensor& input : inputs) buffers.push_back(target.allocate(input.bytes()));
+  rewrite_inputs(buffers, inputs);
+  return buffers;
+}
+
+void rewrite_inputs(const std::vector<buffer_ptr>& buffers, const std::vector<host_tensor>& inputs) {
+  if (buffers.size() != inputs.size()) {
+    KBENCH_THROW("{} input buffers for {} inputs", buffers.size(), inputs.size());
+  }
+  for (std::size_t i = 0; i < inputs.size(); ++i)
+    buffers[i]->write(inputs[i].values.data(), inputs[i].bytes());
+}
+
+bound_kernel::bound_kernel(const kernel_definition& kernel, const implementation& impl, device_ptr device,
+                           const shape& s, const std::vector<host_tensor>& inputs, config cfg)
+    : bound_kernel(kernel, impl, device, s, upload_inputs(*device, inputs), std::move(cfg)) {}
+
+std::vector<buffer_ptr> allocate_outputs(device& target, const std::vector<host_tensor>& like) {
+  std::vector<buffer_ptr> buffers;
+  for (const host_tensor& output : like) buffers.push_back(target.allocate(output.bytes()));
+  return buffers;
+}
+
+bound_kernel::bound_kernel(const kernel_definition& kernel, const implementation& impl, device_ptr device,
+                           const shape& s, std::vector<buffer_ptr> device_inputs, config cfg,
+                           std::vector<buffer_ptr> device_outputs)
+    : m_name(fmt::format("{}/{}", kernel.name, to_string(impl.backend))),
+      m_backend(impl.backend),
+      m_device(std::move(device)),
+      m_config(cfg.empty() ? impl.default_config : std::move(cfg)),
+      m_inputs(std::move(device_inputs)) {
+  m_launch = impl.bind(kernel_args{m_device, s, m_config, m_inputs, std::move(device_outputs)});
+}
+
+bench_target bound_kernel::target() const {
+  device_ptr dev = m_device;
+  return bench_target{m_name, m_launch, [dev] { dev->barrier(); }, [dev] { dev->flush_caches(); }};
+}
+
+namespace {
+/// Runs one call of `launch` and waits for it, throwing when a wait returned before the work finished.
+call_result call_and_wait(const launcher& launch, const std::string& name) {
+  call_result result = launch();
+  if (int early = sync_and_check(result); early != 0) {
+    drain({&result, 1});
+    KBENCH_THROW("{}: {} of {} waits returned before the work finished", name, early, result.events.size());
+  }
+  return result;
+}
+}  // namespace
+
+std::vector<host_tensor> bound_kernel::run_and_read(const std::vector<host_tensor>& reference_outputs) const {
+  m_device->barrier();
+  // Implementations allocate their outputs when bound and write them at every call, and a new allocation
+  // may hand back the memory of an earlier binding (another config's, holding its right answer). So the
+  // first call shows which buffers the outputs are, they are filled with NaN (all bits set), and a second
+  // call must write every element: one that skips some fails the check instead of passing on stale values.
+  // Outputs that are also inputs (in place) are left alone.
+  const call_result first = call_and_wait(m_launch, m_name);
+  for (const buffer_ptr& output : first.outputs) {
+    const bool is_an_input = std::find(m_inputs.begin(), m_inputs.end(), output) != m_inputs.end();
+    if (output == nullptr || is_an_input) continue;
+    output->fill(std::byte{0xFF});
+  }
+  call_result result = call_and_wait(m_launch, m_name);
+  if (result.outputs.size() != reference_outputs.size()) {
+    KBENCH_THROW("{} returned {} outputs, the reference has {}", m_name, result.outputs.size(),
+                 reference_outputs.size());
+  }
+  std::vector<host_tensor> outputs;
+  for (std::size_t i = 0; i < reference_outputs.size(); ++i) {
+    host_tensor out(reference_outputs[i].shape);
+    if (result.outputs[i]->size_bytes() < out.bytes()) {
+      KBENCH_THROW("{}: output {} holds {} bytes, the reference needs {}", m_name, i,
+                   result.outputs[i]->size_bytes(), out.bytes());
+    }
+    result.outputs[i]->read(out.values.data(), out.bytes());
+    outputs.push_back(std::move(out));
+  }
+  return outputs;
+}
+
+}  // namespace kbench
