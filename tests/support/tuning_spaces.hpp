@@ -1,6 +1,6 @@
 #pragma once
-// Where the brute-forced tuning spaces are: $KBENCH_TUNING_SPACES, or tests/data/tuning-spaces in the repository
-// (two Kernel Tuner cache files, MIT licence; their README says where they come from).
+// Where the brute-forced tuning spaces are: $KBENCH_TUNING_SPACES, or tests/data/tuning-spaces in the
+// repository (two Kernel Tuner cache files, MIT licence; their README says where they come from).
 
 #include <cstdlib>
 #include <filesystem>
