@@ -1,8 +1,8 @@
 # kbench_add_kernel(<name> SOURCES <cpp...> [TORCH <cpp...>] [OPENCL <file.cl>] [CUDA <file.cu>])
 # Adds one kernel folder to the build. SOURCES hold the registration and the cpu/opencl/cuda launch code;
-# TORCH sources (the reference and baseline through ATen) go into the one target that sees libtorch headers;
-# the OPENCL and CUDA sources are embedded as the strings kbench_<name>_opencl_source and
-# kbench_<name>_cuda_source. A kernel folder's CMakeLists.txt calls this and nothing else.
+# TORCH sources (the reference and baseline through ATen) go into the one target that sees libtorch headers, and
+# only where libtorch is found; the OPENCL and CUDA sources are embedded as the strings
+# kbench_<name>_opencl_source and kbench_<name>_cuda_source. A kernel folder's CMakeLists.txt calls this and nothing else.
 function(kbench_add_kernel name)
   cmake_parse_arguments(K "" "OPENCL;CUDA" "SOURCES;TORCH" ${ARGN})
   set(sources)
@@ -37,7 +37,9 @@ function(kbench_add_kernel name)
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${new_files})
   set_source_files_properties(${sources} TARGET_DIRECTORY kbench_kernels PROPERTIES COMPILE_DEFINITIONS "KBENCH_KERNEL_SOURCE_HASH=\"${source_hash}\"")
   target_sources(kbench_kernels PRIVATE ${sources})
-  foreach(s IN LISTS K_TORCH)
-    target_sources(kbench_torch PRIVATE "${CMAKE_CURRENT_SOURCE_DIR}/${s}")
-  endforeach()
+  if(KBENCH_HAS_TORCH)
+    foreach(s IN LISTS K_TORCH)
+      target_sources(kbench_torch PRIVATE "${CMAKE_CURRENT_SOURCE_DIR}/${s}")
+    endforeach()
+  endif()
 endfunction()

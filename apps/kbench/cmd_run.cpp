@@ -193,6 +193,18 @@ int run(const run_command& command) {
         std::find(command.impls.begin(), command.impls.end(), "kbench") != command.impls.end();
     options.run_torch = std::find(command.impls.begin(), command.impls.end(), "torch") != command.impls.end();
   }
+  // A kbench built without libtorch has no baseline: by default it runs kbench alone (each result checked
+  // against the kernel's cpu implementation); asking for torch is an error.
+  const bool has_baseline = std::any_of(
+      full_plan.begin(), full_plan.end(),
+      [](const runner::suite_item& item) { return item.kernel->find(backend_kind::torch) != nullptr; });
+  if (!has_baseline && options.run_torch) {
+    if (!command.impls.empty()) {
+      throw usage_error(
+          "--impl torch: this kbench has no torch baseline (built without libtorch); valid: kbench");
+    }
+    options.run_torch = false;
+  }
   options.atol = parse_tolerance("--atol", command.atol);
   options.rtol = parse_tolerance("--rtol", command.rtol);
   runner::tuning_options tuning =
@@ -417,6 +429,11 @@ int run(const run_command& command) {
         "best),\n"
         "whose own GB/s follows \"of\": on a shared host it can move far from the calibrated triad\n",
         triad_probe_min_bytes(options.triad_min_bytes) / (1024.0 * 1024.0));
+  }
+  if (!has_baseline) {
+    fmt::print(
+        "No torch baseline: this kbench was built without libtorch, so no speedup is measured and every\n"
+        "result is checked against the kernel's cpu implementation at its default config\n");
   }
   if (!baseline_forms.empty()) {
     fmt::print("torch baselines:\n");

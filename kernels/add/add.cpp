@@ -20,12 +20,10 @@ KBENCH_KERNEL(add) {
       .inputs([](const shape& s, std::uint64_t seed) {
         return std::vector{uniform_tensor(s, seed, -1.0f, 1.0f), uniform_tensor(s, seed + 1, -1.0f, 1.0f)};
       })
-      .reference(&add_reference)
       // A float32 addition is correctly rounded on every backend (IEEE 754), so every result is bit-identical
       // to torch's: the check is exact.
       .tolerance(0.0, 0.0)
       .bytes_moved([](const shape& s) { return 3.0 * sizeof(float) * static_cast<double>(element_count(s)); })
-      .implement(backend_kind::torch, &bind_add_torch, {}, "at::add_out into a preallocated output")
       .implement(backend_kind::cpu, &bind_add_cpu, cpu_default)
       .tune(backend_kind::cpu, [cpu_default](const shape& s) {
         return spaces::cpu_tasks("TASK", element_count(s), 4096, 1 << 20, element_count(s) * 4, cpu_default);

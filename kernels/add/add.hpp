@@ -8,11 +8,8 @@
 
 namespace kbench::kernels {
 
-[[nodiscard]] std::vector<host_tensor> add_reference(const std::vector<host_tensor>& inputs);  // torch.cpp
-
 [[nodiscard]] launcher bind_add_cpu(const kernel_args& args);     // cpu.cpp
 [[nodiscard]] launcher bind_add_opencl(const kernel_args& args);  // opencl.cpp
 [[nodiscard]] launcher bind_add_cuda(const kernel_args& args);    // cuda.cpp
-[[nodiscard]] launcher bind_add_torch(const kernel_args& args);   // torch.cpp
 
 }  // namespace kbench::kernels

@@ -14,12 +14,8 @@
 
 namespace kbench::kernels {
 
-[[nodiscard]] std::vector<host_tensor> batch_softmax_reference(
-    const std::vector<host_tensor>& inputs);  // torch.cpp
-
 [[nodiscard]] launcher bind_batch_softmax_cpu(const kernel_args& args);     // cpu.cpp
 [[nodiscard]] launcher bind_batch_softmax_opencl(const kernel_args& args);  // opencl.cpp
 [[nodiscard]] launcher bind_batch_softmax_cuda(const kernel_args& args);    // cuda.cpp
-[[nodiscard]] launcher bind_batch_softmax_torch(const kernel_args& args);   // torch.cpp
 
 }  // namespace kbench::kernels

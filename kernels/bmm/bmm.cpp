@@ -60,7 +60,6 @@ KBENCH_KERNEL(bmm) {
         return std::vector{uniform_tensor({d.batch, d.m, d.k}, seed, -1.0f, 1.0f),
                            uniform_tensor({d.batch, d.k, d.n}, seed + 1, -1.0f, 1.0f)};
       })
-      .reference(&bmm_reference)
       // Each output is a K-term dot product of values in [-1, 1]: |C| ~ sqrt(K / 9), about 10 at K = 1024.
       // float32 sums in different orders (blocked here, BLAS in torch) differ by ~sqrt(K) * 2^-24 * sum |a
       // b|; measured max abs error against torch on the cpu backend: 1.7e-5 at K = 256, 4.6e-5 at K =
@@ -80,7 +79,6 @@ KBENCH_KERNEL(bmm) {
         return 2.0 * static_cast<double>(d.batch) * static_cast<double>(d.m) * static_cast<double>(d.n) *
                static_cast<double>(d.k);
       })
-      .implement(backend_kind::torch, &bind_bmm_torch, {}, "at::bmm_out into a preallocated output")
       .implement(backend_kind::cpu, &bind_bmm_cpu, bmm_cpu_default())
       .tune(backend_kind::cpu, [](const shape&) { return bmm_cpu_space(); });
 #if KBENCH_HAS_OPENCL

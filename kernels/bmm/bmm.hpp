@@ -20,13 +20,10 @@ struct bmm_dims {
 };
 [[nodiscard]] bmm_dims parse_bmm_shape(const shape& s, const char* who);  // bmm.cpp
 
-[[nodiscard]] std::vector<host_tensor> bmm_reference(const std::vector<host_tensor>& inputs);  // torch.cpp
-
 [[nodiscard]] launcher bind_bmm_cpu(const kernel_args& args);  // cpu.cpp
 /// Whether the cpu micro-kernel exists for register-tile height `mr` with ISA value `isa` (cpu.cpp).
 [[nodiscard]] bool bmm_cpu_mr_fits(std::int64_t isa, std::int64_t mr);
 [[nodiscard]] launcher bind_bmm_opencl(const kernel_args& args);  // opencl.cpp
 [[nodiscard]] launcher bind_bmm_cuda(const kernel_args& args);    // cuda.cpp
-[[nodiscard]] launcher bind_bmm_torch(const kernel_args& args);   // torch.cpp
 
 }  // namespace kbench::kernels

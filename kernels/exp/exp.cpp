@@ -19,10 +19,8 @@ KBENCH_KERNEL(exp) {
       .inputs([](const shape& s, std::uint64_t seed) {
         return std::vector{uniform_tensor(s, seed, -8.0f, 8.0f)};
       })
-      .reference(&exp_reference)
       .tolerance(1e-6, 1e-5)
       .bytes_moved([](const shape& s) { return 2.0 * sizeof(float) * static_cast<double>(element_count(s)); })
-      .implement(backend_kind::torch, &bind_exp_torch, {}, "at::exp_out into a preallocated output")
       .implement(backend_kind::cpu, &bind_exp_cpu, cpu_default)
       .tune(backend_kind::cpu, [cpu_default](const shape& s) {
         return spaces::cpu_tasks("TASK", element_count(s), 4096, 1 << 20, element_count(s) * 4, cpu_default);

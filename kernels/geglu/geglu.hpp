@@ -11,11 +11,8 @@
 
 namespace kbench::kernels {
 
-[[nodiscard]] std::vector<host_tensor> geglu_reference(const std::vector<host_tensor>& inputs);  // torch.cpp
-
 [[nodiscard]] launcher bind_geglu_cpu(const kernel_args& args);     // cpu.cpp
 [[nodiscard]] launcher bind_geglu_opencl(const kernel_args& args);  // opencl.cpp
 [[nodiscard]] launcher bind_geglu_cuda(const kernel_args& args);    // cuda.cpp
-[[nodiscard]] launcher bind_geglu_torch(const kernel_args& args);   // torch.cpp
 
 }  // namespace kbench::kernels

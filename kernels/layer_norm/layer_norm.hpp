@@ -13,12 +13,8 @@
 
 namespace kbench::kernels {
 
-[[nodiscard]] std::vector<host_tensor> layer_norm_reference(
-    const std::vector<host_tensor>& inputs);  // torch.cpp
-
 [[nodiscard]] launcher bind_layer_norm_cpu(const kernel_args& args);     // cpu.cpp
 [[nodiscard]] launcher bind_layer_norm_opencl(const kernel_args& args);  // opencl.cpp
 [[nodiscard]] launcher bind_layer_norm_cuda(const kernel_args& args);    // cuda.cpp
-[[nodiscard]] launcher bind_layer_norm_torch(const kernel_args& args);   // torch.cpp
 
 }  // namespace kbench::kernels

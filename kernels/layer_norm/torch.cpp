@@ -3,19 +3,23 @@
 // ATen's generated out= wrapper, which runs the functional kernel into temporaries and copies them into the
 // outputs.
 
+#include <kbench/suite/registry.hpp>
+
 #include "suite/torch/torch_glue.hpp"
 
 #include "layer_norm.hpp"
 
 namespace kbench::kernels {
 
-std::vector<host_tensor> layer_norm_reference(const std::vector<host_tensor>& inputs) {
+namespace {
+
+std::vector<host_tensor> reference(const std::vector<host_tensor>& inputs) {
   const at::Tensor x = torch_glue::view(inputs.at(0));
   return {torch_glue::to_host(
       at::layer_norm(x, {x.size(-1)}, torch_glue::view(inputs.at(1)), torch_glue::view(inputs.at(2)), 1e-5))};
 }
 
-launcher bind_layer_norm_torch(const kernel_args& args) {
+launcher bind_torch(const kernel_args& args) {
   buffer_ptr output =
       output_buffer(args, 0, static_cast<std::size_t>(element_count(args.shape)) * sizeof(float));
   const std::int64_t cols = args.shape.back();
@@ -30,6 +34,17 @@ launcher bind_layer_norm_torch(const kernel_args& args) {
         at::native_layer_norm_out(y, mean, rstd, x, {cols}, w, b, 1e-5);
       },
       {output});
+}
+
+}  // namespace
+
+// The torch reference and baseline of the kernel in layer_norm.cpp (built with libtorch only).
+KBENCH_KERNEL_EXTENSION(layer_norm_torch) {
+  return kernel_builder("layer_norm")
+      .reference(&reference)
+      .implement(backend_kind::torch, &bind_torch, {},
+                 "at::native_layer_norm_out into preallocated y, mean, rstd (ATen's generated out= wrapper: "
+                 "it computes into temporaries and copies)");
 }
 
 }  // namespace kbench::kernels

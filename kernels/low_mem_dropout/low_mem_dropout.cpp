@@ -23,15 +23,11 @@ KBENCH_KERNEL(low_mem_dropout) {
         mask_seed.values[0] = static_cast<float>((seed + 1) & 0xFFFFFFu);
         return std::vector{uniform_tensor(s, seed, -1.0f, 1.0f), mask_seed};
       })
-      .reference(&low_mem_dropout_reference)
       // Every backend draws the same mask bit for bit, so a dropped element must be exactly 0 (atol 0); a
       // kept one is x / 0.5, exact too, but rtol 1e-6 allows an OpenCL division that is not correctly rounded
       // (2.5 ulp).
       .tolerance(0.0, 1e-6)
       .bytes_moved([](const shape& s) { return 2.0 * sizeof(float) * static_cast<double>(element_count(s)); })
-      .implement(backend_kind::torch, &bind_low_mem_dropout_torch, {},
-                 "the same hash stream in torch int64 ops (*_out into 2 preallocated int64 temporaries and a "
-                 "bool mask) + at::div_out + masked_fill_; torch has no counter-based dropout")
       .implement(backend_kind::cpu, &bind_low_mem_dropout_cpu, cpu_default)
       .tune(backend_kind::cpu, [cpu_default](const shape& s) {
         return spaces::cpu_tasks("TASK", element_count(s), 4096, 1 << 20, element_count(s) * 4, cpu_default);

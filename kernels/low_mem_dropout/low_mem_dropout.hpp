@@ -44,12 +44,8 @@ inline constexpr std::uint32_t low_mem_dropout_mix_mul2 = 0x846CA68Bu;
   return h;
 }
 
-[[nodiscard]] std::vector<host_tensor> low_mem_dropout_reference(
-    const std::vector<host_tensor>& inputs);  // torch.cpp
-
 [[nodiscard]] launcher bind_low_mem_dropout_cpu(const kernel_args& args);     // cpu.cpp
 [[nodiscard]] launcher bind_low_mem_dropout_opencl(const kernel_args& args);  // opencl.cpp
 [[nodiscard]] launcher bind_low_mem_dropout_cuda(const kernel_args& args);    // cuda.cpp
-[[nodiscard]] launcher bind_low_mem_dropout_torch(const kernel_args& args);   // torch.cpp
 
 }  // namespace kbench::kernels

@@ -5,6 +5,8 @@
 // The baseline runs the same ops into preallocated tensors (*_out variants and in-place ops): two int64
 // temporaries and a bool mask of n elements each, allocated once at bind time.
 
+#include <kbench/suite/registry.hpp>
+
 #include "suite/torch/torch_glue.hpp"
 
 #include "low_mem_dropout.hpp"
@@ -72,7 +74,9 @@ void dropout_into(at::Tensor& out, const at::Tensor& x, const at::Tensor& seed, 
 
 }  // namespace
 
-std::vector<host_tensor> low_mem_dropout_reference(const std::vector<host_tensor>& inputs) {
+namespace {
+
+std::vector<host_tensor> reference(const std::vector<host_tensor>& inputs) {
   const at::Tensor x = torch_glue::view(inputs.at(0));
   const at::Tensor seed = torch_glue::view(inputs.at(1));
   dropout_workspace w(x.numel());
@@ -81,7 +85,7 @@ std::vector<host_tensor> low_mem_dropout_reference(const std::vector<host_tensor
   return {torch_glue::to_host(out)};
 }
 
-launcher bind_low_mem_dropout_torch(const kernel_args& args) {
+launcher bind_torch(const kernel_args& args) {
   const std::int64_t n = element_count(args.shape);
   buffer_ptr output = output_buffer(args, 0, static_cast<std::size_t>(n) * sizeof(float));
   at::Tensor x = torch_glue::view(args.inputs.at(0), {n});
@@ -90,6 +94,17 @@ launcher bind_low_mem_dropout_torch(const kernel_args& args) {
   auto workspace = std::make_shared<dropout_workspace>(n);
   return torch_glue::synchronous_launcher(
       [x, seed, y, workspace]() mutable { dropout_into(y, x, seed, *workspace); }, {output});
+}
+
+}  // namespace
+
+// The torch reference and baseline of the kernel in low_mem_dropout.cpp (built with libtorch only).
+KBENCH_KERNEL_EXTENSION(low_mem_dropout_torch) {
+  return kernel_builder("low_mem_dropout")
+      .reference(&reference)
+      .implement(backend_kind::torch, &bind_torch, {},
+                 "the same hash stream in torch int64 ops (*_out into 2 preallocated int64 temporaries and a "
+                 "bool mask) + at::div_out + masked_fill_; torch has no counter-based dropout");
 }
 
 }  // namespace kbench::kernels

@@ -10,12 +10,8 @@
 
 namespace kbench::kernels {
 
-[[nodiscard]] std::vector<host_tensor> rms_norm_reference(
-    const std::vector<host_tensor>& inputs);  // torch.cpp
-
 [[nodiscard]] launcher bind_rms_norm_cpu(const kernel_args& args);     // cpu.cpp
 [[nodiscard]] launcher bind_rms_norm_opencl(const kernel_args& args);  // opencl.cpp
 [[nodiscard]] launcher bind_rms_norm_cuda(const kernel_args& args);    // cuda.cpp
-[[nodiscard]] launcher bind_rms_norm_torch(const kernel_args& args);   // torch.cpp
 
 }  // namespace kbench::kernels

@@ -4,6 +4,8 @@
 // rsqrt(||x||^2 / N + eps) in place; then y = x * that (at::mul_out into the preallocated y) and y *= w in
 // place.
 
+#include <kbench/suite/registry.hpp>
+
 #include "suite/torch/torch_glue.hpp"
 
 #include "rms_norm.hpp"
@@ -14,13 +16,15 @@ namespace {
 constexpr double eps = 1e-6;
 }
 
-std::vector<host_tensor> rms_norm_reference(const std::vector<host_tensor>& inputs) {
+namespace {
+
+std::vector<host_tensor> reference(const std::vector<host_tensor>& inputs) {
   const at::Tensor x = torch_glue::view(inputs.at(0));
   const at::Tensor w = torch_glue::view(inputs.at(1));
   return {torch_glue::to_host(x * at::rsqrt(x.pow(2).mean(-1, /*keepdim=*/true) + eps) * w)};
 }
 
-launcher bind_rms_norm_torch(const kernel_args& args) {
+launcher bind_torch(const kernel_args& args) {
   buffer_ptr output =
       output_buffer(args, 0, static_cast<std::size_t>(element_count(args.shape)) * sizeof(float));
   const std::int64_t cols = args.shape.back();
@@ -36,6 +40,18 @@ launcher bind_rms_norm_torch(const kernel_args& args) {
         y.mul_(w);
       },
       {output});
+}
+
+}  // namespace
+
+// The torch reference and baseline of the kernel in rms_norm.cpp (built with libtorch only).
+KBENCH_KERNEL_EXTENSION(rms_norm_torch) {
+  return kernel_builder("rms_norm")
+      .reference(&reference)
+      .implement(backend_kind::torch, &bind_torch, {},
+                 "composed, no out= variant: at::linalg_vector_norm_out into a preallocated [M, 1], in-place "
+                 "pow_/div_/add_/rsqrt_ on it, at::mul_out into the preallocated y, then y.mul_(w); no [M, "
+                 "N] temporary");
 }
 
 }  // namespace kbench::kernels

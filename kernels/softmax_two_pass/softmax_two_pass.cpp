@@ -17,14 +17,11 @@ KBENCH_KERNEL(softmax_two_pass) {
       .inputs([](const shape& s, std::uint64_t seed) {
         return std::vector{uniform_tensor(s, seed, -8.0f, 8.0f)};
       })
-      .reference(&softmax_two_pass_reference)
       // Every output is a product of a few correctly rounded float32 operations (exp within ~1.5 ulp, a row
       // sum of up to 4096 positive terms, one multiply): relative errors stay near 1e-6, well inside rtol;
       // atol only matters for outputs below ~1e-5, where it is far above the absolute error.
       .tolerance(1e-5, 1e-5)
       .bytes_moved([](const shape& s) { return 2.0 * sizeof(float) * static_cast<double>(element_count(s)); })
-      .implement(backend_kind::torch, &bind_softmax_two_pass_torch, {},
-                 "at::_softmax_out into a preallocated output")
       .implement(backend_kind::cpu, &bind_softmax_two_pass_cpu, row_spaces::cpu_writing_default())
       .tune(backend_kind::cpu, [](const shape& s) {
         return row_spaces::cpu_writing(element_count(s) / s.back(),

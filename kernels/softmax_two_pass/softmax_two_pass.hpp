@@ -13,12 +13,8 @@
 
 namespace kbench::kernels {
 
-[[nodiscard]] std::vector<host_tensor> softmax_two_pass_reference(
-    const std::vector<host_tensor>& inputs);  // torch.cpp
-
 [[nodiscard]] launcher bind_softmax_two_pass_cpu(const kernel_args& args);     // cpu.cpp
 [[nodiscard]] launcher bind_softmax_two_pass_opencl(const kernel_args& args);  // opencl.cpp
 [[nodiscard]] launcher bind_softmax_two_pass_cuda(const kernel_args& args);    // cuda.cpp
-[[nodiscard]] launcher bind_softmax_two_pass_torch(const kernel_args& args);   // torch.cpp
 
 }  // namespace kbench::kernels

@@ -19,7 +19,6 @@ KBENCH_KERNEL(sum) {
         if (s.size() != 2) KBENCH_THROW("sum: shape {} is not [M, N]", to_string(s));
         return std::vector{uniform_tensor(s, seed, -1.0f, 1.0f)};
       })
-      .reference(&sum_reference)
       // The reference is the correctly rounded sum (float64 accumulation). A float32 sum's error scales with
       // the partial sums it goes through (~sqrt(N / 3) for values uniform in [-1, 1]), not with the result,
       // which can be near 0: hence an absolute tolerance. Measured max abs errors at N = 4096 (seed 0;
@@ -31,7 +30,6 @@ KBENCH_KERNEL(sum) {
       .bytes_moved([](const shape& s) {
         return sizeof(float) * (static_cast<double>(element_count(s)) + static_cast<double>(s.at(0)));
       })
-      .implement(backend_kind::torch, &bind_sum_torch, {}, "at::sum_out into a preallocated output")
       .implement(backend_kind::cpu, &bind_sum_cpu, row_spaces::cpu_default())
       .tune(backend_kind::cpu, [](const shape& s) { return row_spaces::cpu(element_count(s) / s.back()); });
 #if KBENCH_HAS_OPENCL

@@ -9,11 +9,8 @@
 
 namespace kbench::kernels {
 
-[[nodiscard]] std::vector<host_tensor> sum_reference(const std::vector<host_tensor>& inputs);  // torch.cpp
-
 [[nodiscard]] launcher bind_sum_cpu(const kernel_args& args);     // cpu.cpp
 [[nodiscard]] launcher bind_sum_opencl(const kernel_args& args);  // opencl.cpp
 [[nodiscard]] launcher bind_sum_cuda(const kernel_args& args);    // cuda.cpp
-[[nodiscard]] launcher bind_sum_torch(const kernel_args& args);   // torch.cpp
 
 }  // namespace kbench::kernels

@@ -11,11 +11,8 @@
 
 namespace kbench::kernels {
 
-[[nodiscard]] std::vector<host_tensor> swiglu_reference(const std::vector<host_tensor>& inputs);  // torch.cpp
-
 [[nodiscard]] launcher bind_swiglu_cpu(const kernel_args& args);     // cpu.cpp
 [[nodiscard]] launcher bind_swiglu_opencl(const kernel_args& args);  // opencl.cpp
 [[nodiscard]] launcher bind_swiglu_cuda(const kernel_args& args);    // cuda.cpp
-[[nodiscard]] launcher bind_swiglu_torch(const kernel_args& args);   // torch.cpp
 
 }  // namespace kbench::kernels

@@ -1,13 +1,17 @@
 // swiglu's torch reference and baseline. The baseline writes silu(b) into the preallocated output with
 // at::silu_out, then multiplies by a in place with at::mul_out: no allocation per call, no temporary.
 
+#include <kbench/suite/registry.hpp>
+
 #include "suite/torch/torch_glue.hpp"
 
 #include "swiglu.hpp"
 
 namespace kbench::kernels {
 
-std::vector<host_tensor> swiglu_reference(const std::vector<host_tensor>& inputs) {
+namespace {
+
+std::vector<host_tensor> reference(const std::vector<host_tensor>& inputs) {
   const at::Tensor x = torch_glue::view(inputs.at(0));  // [M, 2N]
   const std::int64_t cols = x.size(1) / 2;
   const at::Tensor a = x.narrow(1, 0, cols);
@@ -15,7 +19,7 @@ std::vector<host_tensor> swiglu_reference(const std::vector<host_tensor>& inputs
   return {torch_glue::to_host(a * at::silu(b))};
 }
 
-launcher bind_swiglu_torch(const kernel_args& args) {
+launcher bind_torch(const kernel_args& args) {
   const shape& out_shape = args.shape;  // [M, N]
   buffer_ptr output =
       output_buffer(args, 0, static_cast<std::size_t>(element_count(out_shape)) * sizeof(float));
@@ -29,6 +33,16 @@ launcher bind_swiglu_torch(const kernel_args& args) {
         at::mul_out(y, y, a);
       },
       {output});
+}
+
+}  // namespace
+
+// The torch reference and baseline of the kernel in swiglu.cpp (built with libtorch only).
+KBENCH_KERNEL_EXTENSION(swiglu_torch) {
+  return kernel_builder("swiglu")
+      .reference(&reference)
+      .implement(backend_kind::torch, &bind_torch, {},
+                 "at::silu_out into the preallocated output + at::mul_out in place (no temporary)");
 }
 
 }  // namespace kbench::kernels

@@ -12,12 +12,8 @@
 
 namespace kbench::kernels {
 
-[[nodiscard]] std::vector<host_tensor> welford_reference(
-    const std::vector<host_tensor>& inputs);  // torch.cpp
-
 [[nodiscard]] launcher bind_welford_cpu(const kernel_args& args);     // cpu.cpp
 [[nodiscard]] launcher bind_welford_opencl(const kernel_args& args);  // opencl.cpp
 [[nodiscard]] launcher bind_welford_cuda(const kernel_args& args);    // cuda.cpp
-[[nodiscard]] launcher bind_welford_torch(const kernel_args& args);   // torch.cpp
 
 }  // namespace kbench::kernels

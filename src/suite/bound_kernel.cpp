@@ -63,7 +63,7 @@ call_result call_and_wait(const launcher& launch, const std::string& name) {
 }
 }  // namespace
 
-std::vector<host_tensor> bound_kernel::run_and_read(const std::vector<host_tensor>& reference_outputs) const {
+call_result bound_kernel::run_twice_for_reading() const {
   m_device->barrier();
   // Implementations allocate their outputs when bound and write them at every call, and a new allocation
   // may hand back the memory of an earlier binding (another config's, holding its right answer). So the
@@ -76,7 +76,11 @@ std::vector<host_tensor> bound_kernel::run_and_read(const std::vector<host_tenso
     if (output == nullptr || is_an_input) continue;
     output->fill(std::byte{0xFF});
   }
-  call_result result = call_and_wait(m_launch, m_name);
+  return call_and_wait(m_launch, m_name);
+}
+
+std::vector<host_tensor> bound_kernel::run_and_read(const std::vector<host_tensor>& reference_outputs) const {
+  const call_result result = run_twice_for_reading();
   if (result.outputs.size() != reference_outputs.size()) {
     KBENCH_THROW("{} returned {} outputs, the reference has {}", m_name, result.outputs.size(),
                  reference_outputs.size());
@@ -89,6 +93,18 @@ std::vector<host_tensor> bound_kernel::run_and_read(const std::vector<host_tenso
                    result.outputs[i]->size_bytes(), out.bytes());
     }
     result.outputs[i]->read(out.values.data(), out.bytes());
+    outputs.push_back(std::move(out));
+  }
+  return outputs;
+}
+
+std::vector<host_tensor> bound_kernel::run_and_read() const {
+  const call_result result = run_twice_for_reading();
+  std::vector<host_tensor> outputs;
+  for (const buffer_ptr& output : result.outputs) {
+    if (output == nullptr) KBENCH_THROW("{} returned an empty output", m_name);
+    host_tensor out(shape{static_cast<std::int64_t>(output->size_bytes() / sizeof(float))});
+    output->read(out.values.data(), out.bytes());
     outputs.push_back(std::move(out));
   }
   return outputs;

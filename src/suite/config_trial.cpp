@@ -5,6 +5,7 @@
 #include <kbench/suite/accuracy.hpp>
 #include <kbench/suite/bound_kernel.hpp>
 #include <kbench/suite/detail/config_trial.hpp>
+#include <kbench/suite/reference.hpp>
 
 #include <fmt/format.h>
 
@@ -222,7 +223,7 @@ void trial_context::keep_checked(std::vector<std::pair<config, std::shared_ptr<b
 }
 
 const std::vector<host_tensor>& trial_context::expected() {
-  if (!m_expected) m_expected = m_kernel.reference(m_inputs);
+  if (!m_expected) m_expected = reference_outputs(m_kernel, kernel_shape(), m_inputs);
   return *m_expected;
 }
 

@@ -1,6 +1,7 @@
 #include <kbench/backends/registry.hpp>
 #include <kbench/suite/bound_kernel.hpp>
 #include <kbench/suite/measure_kernel.hpp>
+#include <kbench/suite/reference.hpp>
 
 #include <fmt/format.h>
 
@@ -51,9 +52,10 @@ std::vector<implementation_measurement> measure_kernel(const kernel_definition& 
   auto tell = [&](const std::string& what) {
     if (options.progress) options.progress(what);
   };
-  tell(fmt::format("{} {}: making inputs and the torch reference", kernel.name, to_string(s)));
+  tell(fmt::format("{} {}: making inputs and the reference ({})", kernel.name, to_string(s),
+                   reference_name(kernel)));
   const std::vector<host_tensor> inputs = kernel.make_inputs(s, options.seed);
-  const std::vector<host_tensor> expected = kernel.reference(inputs);
+  const std::vector<host_tensor> expected = reference_outputs(kernel, s, inputs);
 
   const auto statuses = probe_backends();
   std::vector<implementation_measurement> results;
@@ -79,7 +81,8 @@ std::vector<implementation_measurement> measure_kernel(const kernel_definition& 
       m.used_config = bound.used_config();
       m.device = bound.device()->info();
       failure = impl_status::runtime_error;
-      tell(fmt::format("{} {} on {}: checking against torch", kernel.name, to_string(s), to_string(kind)));
+      tell(fmt::format("{} {} on {}: checking against {}", kernel.name, to_string(s), to_string(kind),
+                       reference_name(kernel)));
       m.accuracy = check_accuracy(bound.run_and_read(expected), expected, kernel.tolerance);
       if (!m.accuracy.passed) {
         m.status = impl_status::wrong_result;

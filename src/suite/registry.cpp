@@ -4,13 +4,53 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <mutex>
 
 namespace kbench {
 
 namespace {
-/// Function-local so that kernels registering from other translation units never see it uninitialized.
-std::vector<kernel_definition>& registry() {
+/// Function-local so that kernels registering from other translation units never see them uninitialized.
+std::vector<kernel_definition>& registered_kernels() {
   static std::vector<kernel_definition> kernels;
+  return kernels;
+}
+std::vector<kernel_definition>& pending_extensions() {
+  static std::vector<kernel_definition> extensions;
+  return extensions;
+}
+
+void apply_extension(std::vector<kernel_definition>& kernels, kernel_definition extra) {
+  const auto kernel =
+      std::find_if(kernels.begin(), kernels.end(), [&](const auto& k) { return k.name == extra.name; });
+  if (kernel == kernels.end())
+    KBENCH_THROW("an extension names kernel '{}', which is not registered", extra.name);
+  if (extra.reference) kernel->reference = std::move(extra.reference);
+  for (auto& impl : extra.implementations) {
+    if (kernel->find(impl.backend) != nullptr) {
+      KBENCH_THROW("kernel '{}': {} is implemented twice", kernel->name, to_string(impl.backend));
+    }
+    kernel->implementations.push_back(std::move(impl));
+  }
+}
+
+/// The registered kernels with their extensions applied. Registration happens during static
+/// initialization, before main, so the first read sees every extension. An extension that does not fit
+/// throws once, after the others are applied.
+std::vector<kernel_definition>& registry() {
+  static std::mutex applying;
+  const std::lock_guard lock(applying);
+  auto& kernels = registered_kernels();
+  std::vector<kernel_definition> pending;
+  pending.swap(pending_extensions());
+  std::string failed;
+  for (auto& extra : pending) {
+    try {
+      apply_extension(kernels, std::move(extra));
+    } catch (const error& e) {
+      if (failed.empty()) failed = e.what();
+    }
+  }
+  if (!failed.empty()) throw error(failed);
   return kernels;
 }
 }  // namespace
@@ -95,15 +135,20 @@ kernel_definition kernel_builder::build() && {
 }
 
 bool register_kernel(kernel_definition def) {
-  if (def.name.empty() || def.shapes.empty() || !def.make_inputs || !def.reference) {
-    KBENCH_THROW("kernel '{}' needs a name, shapes, inputs and a reference", def.name);
+  if (def.name.empty() || def.shapes.empty() || !def.make_inputs) {
+    KBENCH_THROW("kernel '{}' needs a name, shapes and inputs", def.name);
   }
-  auto& kernels = registry();
+  auto& kernels = registered_kernels();
   for (const auto& k : kernels) {
     if (k.name == def.name) KBENCH_THROW("kernel '{}' is registered twice", def.name);
   }
   kernels.push_back(std::move(def));
   std::sort(kernels.begin(), kernels.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
+  return true;
+}
+
+bool register_kernel_extension(kernel_definition extra) {
+  pending_extensions().push_back(std::move(extra));
   return true;
 }
 

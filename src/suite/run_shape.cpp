@@ -3,6 +3,7 @@
 #include <kbench/error.hpp>
 #include <kbench/suite/accuracy.hpp>
 #include <kbench/suite/bound_kernel.hpp>
+#include <kbench/suite/reference.hpp>
 #include <kbench/suite/run_shape.hpp>
 #include <kbench/suite/triad_probe.hpp>
 
@@ -146,7 +147,7 @@ shape_result run_shape(const kernel_definition& kernel, std::size_t shape_index,
   if (options.atol) tol.atol = *options.atol;
   if (options.rtol) tol.rtol = *options.rtol;
   const auto inputs = kernel.make_inputs(s, options.seed);
-  const auto expected = kernel.reference(inputs);
+  const auto expected = reference_outputs(kernel, s, inputs);
 
   std::optional<failure> failed;
   std::vector<prepared> impls;

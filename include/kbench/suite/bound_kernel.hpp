@@ -37,12 +37,17 @@ class bound_kernel {
   /// reads back as NaN, whatever the buffer held before.
   [[nodiscard]] std::vector<host_tensor> run_and_read(
       const std::vector<host_tensor>& reference_outputs) const;
+  /// The same where no reference gives the shapes: every output whole, as a flat tensor of its buffer's size.
+  [[nodiscard]] std::vector<host_tensor> run_and_read() const;
 
   [[nodiscard]] const config& used_config() const { return m_config; }
   [[nodiscard]] const device_ptr& device() const { return m_device; }
   [[nodiscard]] backend_kind backend() const { return m_backend; }
 
  private:
+  /// The two calls of run_and_read (it says why two); returns the second call's result, finished.
+  [[nodiscard]] call_result run_twice_for_reading() const;
+
   std::string m_name;
   backend_kind m_backend;
   device_ptr m_device;

@@ -42,9 +42,15 @@ class kernel_builder {
   kernel_definition m_def;
 };
 
-/// Adds a kernel; throws kbench::error on a duplicate name or a definition missing shapes, inputs or
-/// reference.
+/// Adds a kernel; throws kbench::error on a duplicate name or a definition missing shapes or inputs. A
+/// kernel without a reference is checked against its cpu implementation (reference.hpp).
 bool register_kernel(kernel_definition def);
+
+/// Adds to the kernel of the same name what `extra` sets: its reference (when set) and its implementations.
+/// This is how a kernel's parts that need an optional library join it: kernels/<name>/torch.cpp, built only
+/// with libtorch, gives the torch reference and baseline. Applied when the registry is first read; throws
+/// kbench::error there for an unknown kernel or a backend implemented twice.
+bool register_kernel_extension(kernel_definition extra);
 
 /// Every registered kernel, sorted by name.
 [[nodiscard]] const std::vector<kernel_definition>& all_kernels();
@@ -65,3 +71,11 @@ bool register_kernel(kernel_definition def);
   [[maybe_unused]] static const bool kbench_registered_##ident = ::kbench::register_kernel( \
       std::move(kbench_define_##ident().source_hash(KBENCH_KERNEL_SOURCE_HASH)).build());   \
   static ::kbench::kernel_builder kbench_define_##ident()
+
+/// Extends a kernel registered with KBENCH_KERNEL (register_kernel_extension); the body returns a
+/// kernel_builder of the kernel's name with what it adds.
+#define KBENCH_KERNEL_EXTENSION(ident)                                                 \
+  static ::kbench::kernel_builder kbench_extend_##ident();                             \
+  [[maybe_unused]] static const bool kbench_extended_##ident =                         \
+      ::kbench::register_kernel_extension(std::move(kbench_extend_##ident()).build()); \
+  static ::kbench::kernel_builder kbench_extend_##ident()
