@@ -65,8 +65,9 @@ struct bench_result {
 /// (a a a b b b ...), and every turn starts with one untimed synchronized call. Why: on a host that also runs
 /// the kernels (the cpu backend), the implementation that ran before leaves its threads behind -- libgomp's
 /// threads under torch spin for milliseconds after each parallel region -- and the first call after a switch
-/// can wait a whole scheduler slice for a core (measured: a 0.12 ms rms_norm sampled at 3.7 ms for 45
-/// consecutive calls alternated with torch on 2 cores). The untimed call absorbs that; the timed ones that
+/// can wait a whole scheduler slice for a core (docs/code-figures.md). The untimed call absorbs that; the
+/// timed ones that
+
 /// follow see the machine as a caller who keeps calling the same kernel does.
 [[nodiscard]] std::vector<bench_result> interleaved_bench(std::span<const bench_target> targets, int repeat,
                                                           int warmup = 1, int calls_per_turn = 1);
@@ -74,9 +75,9 @@ struct bench_result {
 /// The timed calls per turn for interleaved_bench over `repeat` rounds of calls whose slowest median is
 /// `slowest_ms` [ms]: enough for a turn of about 20 ms, at least 4 (each turn costs one more untimed call),
 /// and at most repeat / 4, so that every target gets at least 4 turns. Short turns let the other target's
-/// idle threads still spin through this one's calls on the cpu backend: kbench run add [512,512] on 2 cores,
-/// turns of 4 calls: kbench 0.034-0.056 ms; turns of 20 ms: 0.025-0.031 ms, its latency when run alone
-/// (0.023-0.028 ms). An unknown time (0 or less) gives 4; fewer than 8 rounds give 1 (plain alternation:
+/// idle threads still spin through this one's calls on the cpu backend (docs/code-figures.md). An unknown
+/// time (0 or less) gives 4; fewer than 8 rounds give 1 (plain alternation:
+
 /// calls that long, of target_ms / 8 or more, are not the ones a switch disturbs).
 [[nodiscard]] int interleaved_calls_per_turn(double slowest_ms, int repeat);
 

@@ -83,8 +83,9 @@ inline std::int64_t best_isa() {
 
 /// Adds the parameter ISA and the constraint that the cpu supports it. Among configs the final re-timing
 /// cannot tell apart, the wider ISA wins: a memory-bound kernel ties at the memory's floor with every ISA
-/// while the memory is slow, and only the wider one has the compute headroom for when it is fast (rms_norm
-/// [4096,4096] with SSE2 stayed at 2.7-2.9 ms, with AVX-512 1.6-1.9 ms in the fast moments).
+/// while the memory is slow, and only the wider one has the compute headroom for when it is fast
+/// (docs/code-figures.md).
+
 inline tune::space& add_isa(tune::space& s) {
   s.add(tune::parameter::enumeration("ISA", isa_labels()).prefer_higher_on_tie());
   s.add_constraint("ISA supported by the host cpu", [](const config& c, const device_info&) {
@@ -151,13 +152,11 @@ held_body<Body> hold(const Body& body) {
 /// waking anyone; no more tasks than workers go to the pool as one chunk each, whose claim already lets a
 /// late worker's chunk be run by another.
 ///
-/// A worker starting its chunk reads no line of the caller's stack or heap (each a transfer between cores,
-/// 150-300 ns on the 2-cpu VMs here): the loop's state, the body included (held_body), goes to the pool by
-/// value, and the per-worker counters are an array on the caller's stack for up to max_stack_workers
-/// workers, not a vector on the heap. Two 8192-float add tasks on 2 cpus, one per worker, from the kernel's
-/// start to the second task's start: 0.62-0.65 us with a vector of counters and a std::function of six
-/// references (a heap block), 0.45-0.52 us with the loop's state on the stack, 0.25-0.27 us with it in
-/// the pool's claim words; the whole kernel 2.05-2.14 -> 1.59-1.65 -> 1.49-1.55 us.
+/// A worker starting its chunk reads no line of the caller's stack or heap (each a transfer between cores):
+/// the loop's state, the body included (held_body), goes to the pool by value, and the per-worker counters
+/// are an array on the caller's stack for up to max_stack_workers workers, not a vector on the heap
+/// (docs/code-figures.md).
+
 template <class Body>
 void for_tasks(const cpu::parallel_context& ctx, std::size_t n, std::size_t grain, const Body& body) {
   grain = std::max<std::size_t>(grain, 1);
@@ -297,14 +296,11 @@ template <int W, int U, int Width = U / 2, int I = 0>
 }
 
 /// [floats] how far ahead of its loads the pass of a row kernel that reads x from memory asks for x with a
-/// software prefetch: 2 KiB, 32 cache lines (see prefetch_ahead; on softmax_two_pass 256 to 2048 floats
-/// measured alike). 8 KiB (the page-ahead distance of the elementwise loops, cpu_simd.hpp, and more) was
-/// faster with kbench measure timing a kernel alone (softmax_two_pass 6 of 7 rounds, median 1.12x; welford 5
-/// of 7), but slower in kbench run, where the kernel's turns alternate with torch's and a triad's over other
-/// memory: figure 2's two passes at [4096,4096], % of the triad timed beside, 2 KiB / 8 KiB:
-/// softmax_two_pass 75-83% / 55-58%, welford 79-84% / 64-66%, batch_softmax [16,1024,1024] 87-91% /
-/// 58-71%. Likely x no longer waits in the last-level cache between calls there, and lines asked for 8 KiB
-/// ahead into L1 (48 KiB, beside the 16 KiB row and its row buffer) are evicted before they are read.
+/// software prefetch: 2 KiB, 32 cache lines (see prefetch_ahead). The elementwise loops' page-ahead distance
+/// (cpu_simd.hpp) won with a kernel timed alone but lost in kbench run, where the kernel's turns alternate
+/// with torch's and a triad's: lines asked for that far ahead into L1 are evicted before they are read
+/// (docs/code-figures.md).
+
 inline constexpr std::size_t prefetch_distance = 512;
 
 /// Prefetches the lines of [p + distance, p + distance + floats) into all cache levels (distance in floats).
@@ -313,15 +309,9 @@ inline constexpr std::size_t prefetch_distance = 512;
 /// starts each row's stream again from cold. Asking ahead in the first pass keeps x coming; near a row's end
 /// it asks for the next row (rows are contiguous), and past the end of x it asks for lines nobody reads (a
 /// prefetch never faults). The address is formed as an integer: past the end of x, pointer arithmetic would
-/// be undefined. [4096,4096] on the 2-core AVX-512 VM, tuned configs, without/with, 5 alternating rounds of
-/// kbench measure (wall median): softmax_two_pass 5.95-6.53 -> 4.88-5.24 ms (1.15-1.34x per round),
-/// batch_softmax [16,1024,1024] 1.02-1.20x, layer_norm 1.00-1.34x (median 1.05x), all with STREAM 1 (pass 1
-/// then reads x and nothing else from memory). With STREAM 0, pass 1 also stores into y, and the gain
-/// shrinks: kbench run softmax_two_pass [4096,4096] default config, % triad 52-63% -> 66-69% (3 rounds), but
-/// batch_softmax 0.81-1.02x (GRAIN 16) and 0.68-1.24x (GRAIN 256), medians 0.98x and 0.96x, not told apart
-/// from the noise. rms_norm and welford 0.92-1.35x over 8 rounds, some faster and some slower: they did
-/// without, until welford measured 1.065x (10 of 10 rounds faster) at [4096,4096] with its tuned config
-/// (welford/cpu.cpp).
+/// be undefined. It pays most with STREAM 1, where pass 1 reads x and nothing else from memory
+/// (docs/code-figures.md).
+
 [[gnu::always_inline]] inline void prefetch_ahead(const float* p, std::size_t floats,
                                                   std::size_t distance = prefetch_distance) {
   const auto ahead = reinterpret_cast<std::uintptr_t>(p) + distance * sizeof(float);
@@ -337,24 +327,11 @@ inline constexpr std::size_t prefetch_distance = 512;
 /// where otherwise memory would idle until the next row's first pass (whose prefetch_ahead reaches only 2 KiB
 /// ahead, and then finds the row in L2). L2 rather than L1: the row, w and b (16 KiB each at 4096 columns)
 /// already fill L1. The next row of the same task only: the next task's rows may go to the other worker, and
-/// reading them here would double their traffic. On the 2-core AVX-512 VM, tuned configs, kbench measure wall
-/// medians, old/new binaries alternating, ratio old/new per round: [4096,4096] layer_norm median 1.10x (9 of
-/// 12 rounds faster), rms_norm 1.10x (10 of 12); [1024,4096] 1.09x (6 of 8) and 1.08x (7 of 8); [1024,1024]
-/// (4 MiB, mostly cached) 1.00x and 1.04x. Which pass is measured: layer_norm, which first asked in its
-/// variance pass, gained 1.07-1.18x more asking in its normalize pass (layer_norm/cpu.cpp); softmax asks in
-/// its first pass (the exps), welford in its second (the normalize pass).
-///
-/// The softmaxes and welford, measured alone with kbench measure (whose operand partly stays in the host's
-/// 480 MiB last-level cache between calls), gained nothing (0.96-1.07x); in kbench run, where the kernel's
-/// turns alternate with torch's and a triad's, tuned configs, 4-5 alternating runs without / with, kbench
-/// wall median (% of the triad timed beside): softmax_two_pass [4096,4096] 3.66-3.77 -> 3.16-3.31 ms (76-82%
-/// -> 86-93%), batch_softmax [16,1024,1024] 3.78-4.18 -> 3.29-3.42 ms (76-83% -> 85-91%), welford
-/// [4096,4096] 3.48-3.61 -> 3.19-3.33 ms (78-89% -> 87-93%; asking in its first pass instead 3.23-3.58).
-/// They ask with STREAM 1 only (y written around the caches, the large rows): with STREAM 0 the next row
-/// competes in L2 with y's lines, and the shapes are mostly cache resident: softmax_two_pass [1024,1024]
-/// 0.139-0.141 -> 0.146-0.149 ms, batch_softmax [8,1024,1024] 1.38-1.60 -> 1.52-1.73, welford [1024,4096]
-/// 0.605-0.616 -> 0.625-0.656 (re-tuned with it); softmax_two_pass [1024,4096], STREAM 1, 0.70-0.73 ->
-/// 0.69-0.71.
+/// reading them here would double their traffic. Which pass asks is measured, not a rule: layer_norm and
+/// welford ask in their normalize pass, the softmaxes in their first pass (the exps). The softmaxes and
+/// welford ask with STREAM 1 only: with STREAM 0 the next row competes in L2 with y's lines, and the shapes
+/// are mostly cache resident (docs/code-figures.md).
+
 [[gnu::always_inline]] inline void prefetch_next_row(const float* next_row, std::size_t at) {
   constexpr std::size_t line = 16;  // [floats] per 64-byte cache line
   if (next_row != nullptr && at % line == 0) __builtin_prefetch(next_row + at, 0, 1);
@@ -434,12 +411,10 @@ template <int W>
 /// - 5: a least-squares fit of the relative error at 400 Chebyshev nodes on [-ln2/2, ln2/2], relative error
 ///   1.7e-7 (about 3 ulp; both figures: evaluated in float with fused multiply-adds at 200001 points), two
 ///   multiply-adds fewer, for kernels where the exp is a step (the softmaxes, swiglu) and whose tolerance
-///   (1e-5) leaves ample room. Their exp-bound loops gain: kbench measure wall medians, degree 7 / degree 5
-///   alternating, [1024,1024] (cache-resident, compute bound) swiglu 1.28x (7 of 8 rounds faster),
-///   softmax_two_pass 1.11x (5 of 6); [4096,4096] softmax_two_pass 1.11x (7 of 8), batch_softmax
-///   [16,1024,1024] 1.05x (6 of 8), swiglu 0.99x (3 of 8: memory bound there). Its last steps are
+///   (1e-5) leaves ample room; their exp-bound loops gain (docs/code-figures.md). Its last steps are
 ///   1 + r (1 + p r), two multiply-adds, where degree 7 keeps Cephes' 1 + r + p r^2 (three operations):
 ///   1.66e-7 against 1.78e-7 by the same evaluation.
+
 template <int W, int Degree>
 [[gnu::always_inline]] inline f32v<W> exp_reduced(const f32v<W>& x, f32v<W>& n) {
   static_assert(Degree == 5 || Degree == 7, "exp_reduced: degree 5 or 7");
@@ -468,10 +443,8 @@ template <int W, int Degree>
 /// (and -inf gives that rather than NaN from inf - inf in the reduction); absolute errors far below any
 /// tolerance where these callers use it (a softmax's x - max <= 0; swiglu's 1 + exp(-b), see its silu).
 /// Below 16 lanes x is also lowered to 88 so that 2^n stays a normal float (~1.7e38 instead of up to inf);
-/// vscalefps takes any n and overflows to inf itself, so AVX-512 saves that minps. With the two-step tail
-/// of exp_reduced, kbench measure wall medians, old/new alternating, cache-resident [1024,1024], AVX-512:
-/// softmax_two_pass 1.15x (6 of 6 rounds faster), swiglu 1.09x (5 of 6); both with softmax's mask
-/// compare (cpu_row_softmax.hpp), batch_softmax [4,512,512] 1.27x (5 of 6).
+/// vscalefps takes any n and overflows to inf itself, so AVX-512 saves that minps (docs/code-figures.md).
+
 template <int W>
 [[gnu::always_inline]] inline f32v<W> exp(const f32v<W>& arg) {
   const f32v<W> lo = f32v<W>{} - 87.0f;  // constants: folded into vector constants

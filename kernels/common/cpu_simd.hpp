@@ -72,11 +72,9 @@ template <int W>
 }
 
 /// Up to this output size [bytes] non-temporal stores lose: the inputs and the output of a call stay in the
-/// last-level cache until the next call, and streaming sends the output to memory every time. On the 2-core
-/// AVX2 development VM (32 MiB L3), add [1024,1024] (a 4 MiB output, 12 MiB touched) took 0.20-0.22 ms per
-/// call with STREAM 1 against 0.12-0.14 ms with 0 (throughput, three interleaved pairs), where the tuner,
-/// timing single calls of ~0.1 ms with 50-150% spread, had picked 1. From 8 MiB outputs on ([1024,2048]) it
-/// picked STREAM 1 for geglu, swiglu, layer_norm, rms_norm and welford.
+/// last-level cache until the next call, and streaming sends the output to memory every time; from 8 MiB
+/// outputs on the tuner picks streaming for the large kernels (docs/code-figures.md).
+
 inline constexpr std::int64_t cache_resident_output_bytes = std::int64_t{4} << 20;
 
 /// Adds the parameter STREAM (0/1: non-temporal stores of the output) for a kernel whose output takes
@@ -146,12 +144,9 @@ template <int W>
 /// for its inputs with a software prefetch: one 4 KiB page. The hardware prefetcher follows the loads within
 /// a physical 4 KiB page (in a VM a guest huge page need not be one on the host) and falls behind when the
 /// loop computes between its loads (exp's polynomial); the operands are also partly in the host's last-level
-/// cache between calls (480 MiB on the 2-core Xeon VM), which answers faster the more lines are asked for at
-/// once. kbench measure wall medians, tuned STREAM 1 configs, without / with, 3 alternating rounds: exp
-/// [16777216] 3.68-4.72 -> 2.69-2.76 ms (1.36-1.71x per round), [104857600] 25.0-27.5 -> 19.4-19.6 ms
-/// (1.27-1.42x), low_mem_dropout [16777216] 1.33-1.69x, add [4096,4096] 1.09-1.21x, geglu [4096,4096]
-/// 1.07-1.26x, swiglu 1.08-1.17x; 2 KiB and 4 KiB alike. The normal-store loop (STREAM 0: cache-resident
-/// shapes) does without: add [1024,1024], [2048,2048] and exp [1048576] measured the same with it.
+/// cache between calls, which answers faster the more lines are asked for at once. The normal-store loop
+/// (STREAM 0: cache-resident shapes) does without; it measured the same with it (docs/code-figures.md).
+
 inline constexpr std::uintptr_t stream_prefetch_distance = 4096;
 
 /// Asks for the line stream_prefetch_distance bytes past p, where p is the input's vector at float index i
@@ -211,9 +206,8 @@ template <int W, class Op>
 /// swiglu); `gate` is an always_inline lambda over W-float vectors. A row reads two streams N floats apart, a
 /// and b. The next row's a starts where this row's b ends, so the hardware prefetcher carries on into it, but
 /// its b starts N floats further, from cold: the loop asks for the next row's b (in the same task) while it
-/// works on this row (prefetch_next_row). kbench measure wall medians, without / with, alternating,
-/// [4096,4096] STREAM 1: swiglu ROWS 16 1.12x (7 of 8 rounds faster), ROWS 64 1.13x (7 of 8), [1024,4096]
-/// 1.13x (5 of 6); geglu ROWS 16 1.10x (8 of 8).
+/// works on this row (prefetch_next_row; docs/code-figures.md).
+
 template <int W, class Gate>
 [[gnu::always_inline]] inline void gated_rows(const float* x, float* y, std::size_t first, std::size_t last,
                                               std::size_t cols, bool stream, const Gate& gate) {

@@ -21,8 +21,9 @@
 
 namespace kbench::kernels::row_spaces {
 
-/// The cpu default: the widest ISA the host runs, 4 vectors per step, 16 rows per task. (Measured at
-/// [1024,1024] on one AVX-512 core: UNROLL 4 was as fast as 2 or up to 10% faster, 1 up to 15% slower.)
+/// The cpu default: the widest ISA the host runs, 4 vectors per step, 16 rows per task
+/// (docs/code-figures.md).
+
 inline config cpu_default() {
   return {{"GRAIN", 16}, {"ISA", simd::best_isa()}, {"UNROLL", 4}};
 }

@@ -27,8 +27,8 @@ using rows_fn = void (*)(const float* x, float* y, std::size_t first, std::size_
 /// coefficients of Eigen's float erf: |error| <= 3.9e-7 for |x| <= 2.83 (the suite's inputs, b in [-4, 4))
 /// against erf in double. 19 vector operations, one a division. Torch's formula (Abramowitz & Stegun 7.1.26,
 /// |error| <= 1.5e-7, used here before) takes about 35 with a division and an exp, which kept this kernel
-/// compute-bound on the 2-core AVX2 test machine: [4096, 4096] took 13.1-13.9 ms with it and 9.6-10.2 ms with
-/// this (21 GB/s, the calibrated triad), [1024, 256] on one thread in cache 0.37-0.40 ms and 0.20-0.22 ms.
+/// compute-bound (docs/code-figures.md).
+
 /// Like torch's, it forms 1 + erf(x) and so loses relative accuracy in gelu's negative tail, where erf ~ -1
 /// (see the tolerance in geglu.cpp).
 template <int W>

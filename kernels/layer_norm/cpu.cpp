@@ -4,12 +4,9 @@
 // independent lanes hide the add latency and shorten the rounding chains), then a last pass writes
 // y = (x - mean) * rstd * w + b. The row (<= 16 KiB here) stays in L1/L2 between the passes; the first,
 // which reads it from memory, asks for x 2 KiB ahead of its loads (simd::prefetch_ahead), and the last,
-// the longest, asks for the task's next row (simd::prefetch_next_row), as rms_norm's does. Asked for in
-// the short variance pass instead, the next row came later: [4096,4096], STREAM 1, kbench measure wall
-// medians, old/new binaries alternating, old/new per round: UNROLL 4 GRAIN 16 medians 1.07x (5 of 8 rounds
-// faster) and 1.18x (9 of 10), UNROLL 2 GRAIN 8 1.09x (10 of 12); [1024,4096] 1.00x (5 of 10). Half the
-// row in each of the two passes measured level with the last pass alone (1.00x, 6 of 12). STREAM = 1
-// writes y with non-temporal stores (cpu_simd.hpp write_vectors).
+// the longest, asks for the task's next row (simd::prefetch_next_row), as rms_norm's does: asked for in the
+// short variance pass, the next row came later (docs/code-figures.md). STREAM = 1 writes y with
+// non-temporal stores (cpu_simd.hpp write_vectors).
 
 #include <kbench/backends/cpu.hpp>
 #include <kbench/error.hpp>

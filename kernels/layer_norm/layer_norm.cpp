@@ -35,9 +35,9 @@ KBENCH_KERNEL(layer_norm) {
       });
 #if KBENCH_HAS_OPENCL
   // VEC 4, WG 64: on PoCL (CPU) every level of the work-group tree costs a barrier, so fewer, wider
-  // work-items win: at [1024,1024] VEC 4 + WG 64 ran 3x faster than VEC 1 + WG 256 (layer_norm: 2.1 vs 6.2
-  // ms), WG 16 faster again; 64 is kept as the default because it is still two full warps / one wavefront on
-  // GPUs. The tuner searches WG and VEC per device.
+  // work-items win (docs/code-figures.md); 64 is kept as the default because it is still two full warps /
+  // one wavefront on GPUs. The tuner searches WG and VEC per device.
+
   const config opencl_default{{"VEC", 4}, {"WG", 64}};
   builder.implement(backend_kind::opencl, &bind_layer_norm_opencl, opencl_default)
       .tune(backend_kind::opencl,

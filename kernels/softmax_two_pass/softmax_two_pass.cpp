@@ -29,9 +29,9 @@ KBENCH_KERNEL(softmax_two_pass) {
       });
 #if KBENCH_HAS_OPENCL
   // VEC 4, WG 64: on PoCL (CPU) every merge level of the work-group tree costs a barrier, so fewer, wider
-  // work-items win: at [1024,1024] VEC 4 ran 2.6x faster than VEC 1 at WG 64 (6.6 vs 17 ms), and WG 16 2.5x
-  // faster again; 64 is kept as the default because it is still two full warps / one wavefront on GPUs. The
-  // tuner searches WG and VEC per device.
+  // work-items win (docs/code-figures.md); 64 is kept as the default because it is still two full warps /
+  // one wavefront on GPUs. The tuner searches WG and VEC per device.
+
   const config opencl_default{{"VEC", 4}, {"WG", 64}};
   builder.implement(backend_kind::opencl, &bind_softmax_two_pass_opencl, opencl_default)
       .tune(backend_kind::opencl,

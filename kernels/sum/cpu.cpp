@@ -22,10 +22,9 @@ namespace {
 using namespace simd;  // f32v, load, hsum, prefetch_ahead (../common/cpu_rows_simd.hpp)
 
 // [floats] how far ahead of its loads a row's loop asks for x: 4 KiB, a page, as the elementwise streaming
-// loops (cpu_simd.hpp stream_prefetch_distance). kbench measure wall medians, [4096,4096] tuned (GRAIN 16,
-// AVX-512, UNROLL 4), without / with, 7 alternating rounds: faster in 7 of 7, 1.01-1.08x, median 1.05x; and
-// in kbench run (turns alternating with torch's and a triad's), figure 2's two passes against torch: 1.05x
-// and 1.05x (intervals 1.00-1.09, 1.01-1.10) with it, 1.02x and 1.02x (0.99-1.05, 0.97-1.05) without.
+// loops (cpu_simd.hpp stream_prefetch_distance), which the row kernels' 2 KiB did not match here
+// (docs/code-figures.md).
+
 constexpr std::size_t sum_prefetch_distance = 1024;
 
 constexpr std::size_t flush_steps =

@@ -93,10 +93,8 @@ template <int W, int U>
   float count = 0;  // elements seen by every lane
   std::size_t i = 0;
   for (; i + step <= n; i += step) {
-    // kbench measure wall medians, without / with, alternating, tuned configs: [4096,4096] (GRAIN 256, avx2,
-    // STREAM 1, UNROLL 4) 1.065x (10 of 10 rounds faster; in some rounds 1.3-1.4x, where the memory had more
-    // to give, which without it the kernel did not take), GRAIN 16 avx512 UNROLL 2 1.026x (7 of 8);
-    // [1024,4096] 1.057x (4 of 6); [1024,1024] (cache-resident) 1.006x (6 of 6).
+    // Asking ahead keeps x coming from memory while the statistics are computed (docs/code-figures.md).
+
     prefetch_ahead(x + i, step);
     count += 1.0f;
     const float inv = 1.0f / count;

@@ -25,9 +25,9 @@ namespace {
 
 /// [bytes] how far ahead of its loads a streaming loop asks for its inputs with a software prefetch: one 4
 /// KiB page, as the kernels' own streaming loops do (kernels/common/cpu_simd.hpp, stream_prefetch_distance).
-/// The calibration is the bar the kernels' % peak and % triad are held to, so it asks ahead as they do:
-/// kbench calibrate --backend cpu on the 2-core Xeon VM, 4 alternating rounds, without / with:
-/// triad 35.9-39.1 -> 40.6-43.6 GB/s, copy 40.3-43.8 -> 43.2-48.0 GB/s.
+/// The calibration is the bar the kernels' % peak and % triad are held to, so it asks ahead as they do
+/// (docs/code-figures.md).
+
 constexpr std::uintptr_t prefetch_distance = 4096;
 
 /// Asks for the line prefetch_distance bytes past p, once per 64-byte line of a loop that steps 4 floats

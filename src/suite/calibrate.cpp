@@ -67,8 +67,9 @@ calibration calibrate_device(const device_ptr& device, std::size_t elements) {
   // the result is the best round, and the worst round is kept beside it to show the spread.
   // Where a backend has them (cpu), each round also times both kernels with non-temporal stores and keeps
   // the faster kind: a kernel that streams its output (add, exp, the row kernels with STREAM 1) skips the
-  // read-for-ownership of every line it writes, and the peak it is compared against must too. Against
-  // normal stores only, add [4096,4096] reached 122% of the "peak" (46 against 37.8 GB/s).
+  // read-for-ownership of every line it writes, and the peak it is compared against must too: against
+  // normal stores only, a streaming kernel went over the "peak" (docs/code-figures.md).
+
   measure_options options;
   options.target_ms = round_target_ms;
   auto gbps_of = [&](const std::function<call_result()>& call, const char* name, double bytes_per_call) {

@@ -350,9 +350,8 @@ std::vector<trial_outcome> run_trial(trial_context& context, const trial_request
       // Several configs take turns of several calls, each after an untimed one, as kbench run times the
       // implementations it compares (bench.hpp): alternating call by call, a config that runs on both
       // cores of the cpu backend was timed after every call of a serial one, whose idle helper it had to
-      // wake first. Seen tuning softmax_two_pass [1024,256] on a disturbed VM: GRAIN 16 took 0.08 ms alone
-      // but 0.38 ms alternated with the serial GRAIN 1024 (0.30 ms), which won; kbench run then timed
-      // GRAIN 1024 at 0.19 ms, and torch at 0.16. The slowest call is estimated from the repeat count.
+      // wake first (docs/code-figures.md). The slowest call is estimated from the repeat count.
+
       const int per_turn =
           targets.size() > 1 ? interleaved_calls_per_turn(request.target_ms / repeat, repeat) : 1;
       const std::vector<bench_result> results = interleaved_bench(targets, repeat, /*warmup=*/2, per_turn);

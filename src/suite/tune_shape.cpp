@@ -307,7 +307,8 @@ tuning_outcome choose_config(const kernel_definition& kernel, std::size_t shape_
     }
     // The default config is re-timed too, whatever its time in the search, when it ran and passed its
     // check: a config timed while the machine was disturbed (on a VM, while the hypervisor ran something
-    // else: a 2 us call of add [128,128] then took 0.2 ms) falls out of the window above, and the default
+    // else; docs/code-figures.md) falls out of the window above, and the default
+
     // is the one that must not be lost so, since a tuned config is to beat it in the same interleaved turns.
     const config default_config = space.default_config();
     const bool default_ran =

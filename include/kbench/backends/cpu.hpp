@@ -31,9 +31,9 @@ class parallel_context {
   static constexpr std::size_t max_copied_body = 96;
   /// As parallel_for, but each chunk's thread calls its own copy of `body`, which the pool keeps next to the
   /// chunk's bounds: a thread that starts a chunk then reads no line of the caller's stack or heap, each of
-  /// which is a transfer between cores that the caller has just written (150-300 ns each on the 2-cpu VMs
-  /// here). For a small body (<= max_copied_body bytes) that is trivially copyable (pointers and numbers,
-  /// by value or by reference); any other runs as it is, through parallel_for.
+  /// which is a transfer between cores that the caller has just written (docs/backends.md). For a small body
+  /// (<= max_copied_body bytes) that is trivially copyable (pointers and numbers, by value or by reference);
+  /// any other runs as it is, through parallel_for.
   template <class Body>
   void parallel_for_copy(std::size_t n, std::size_t grain, const Body& body) const {
     if constexpr (std::is_trivially_copyable_v<Body> && sizeof(Body) <= max_copied_body &&

@@ -2,8 +2,8 @@
 // The triad beside a kernel: a STREAM triad that `kbench run` times in the same interleaved turns as a large
 // shape's implementations, so that the shape's bandwidth is compared with what the memory delivered at the
 // same moments. The cached peak of `kbench calibrate` is the best of its rounds, measured minutes or days
-// before: on a shared host (this project's 2-core VM: best rounds 54-75 GB/s, worst ~37 GB/s within half an
-// hour) a kernel timed in a slow stretch reads far below that burst without being any worse.
+// before: on a shared host a kernel timed in a slow stretch reads far below that burst without being any
+// worse (docs/code-figures.md).
 
 #include <kbench/backends/stream_kernels.hpp>
 #include <kbench/bench_target.hpp>

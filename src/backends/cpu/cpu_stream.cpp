@@ -123,11 +123,10 @@ event_ptr cpu_stream::enqueue(cpu_kernel kernel) {
 
 void cpu_stream::wait_until_finished(std::uint64_t count) {
   // Polls as long as the dispatcher keeps finishing launches: the poll budget is for one kernel, and a
-  // barrier after many short ones (kbench measure's throughput window: 4000 calls of exp [4096], 0.8 us
-  // each, ~1000 still queued at the barrier) would otherwise block after 50 us with most of the queue still
-  // to run, and the wake-up came late on this VM (milliseconds: 2.4-4.0 us per call over the window, where
-  // 100000 calls per window gave 1.4 us, and polling gives 0.9-1.0 us). A kernel that runs for longer than
-  // host_spin_limit still lets the host block.
+  // barrier after many short ones (kbench measure's throughput window) would otherwise block with most of
+  // the queue still to run, and the wake-up came late (docs/code-figures.md). A kernel that runs for longer
+  // than host_spin_limit still lets the host block.
+
   for (std::uint64_t seen = m_finished.load(std::memory_order_acquire); seen < count;) {
     const bool moved = host_poll(
         [&] {

@@ -6,7 +6,7 @@
 // finished (written by the dispatcher), each on its own cache line, so that a launch takes no lock shared
 // with the dispatcher: a round trip moves a few cache lines between the two cores and nothing else. Every
 // line counts: on the VM this was built on, one cache line's round trip between the two cores takes about
-// 50, 100 or 430 ns, depending on where the hypervisor puts them (README, Backends). So a waiting dispatcher
+// 50, 100 or 430 ns, depending on where the hypervisor puts them (docs/backends.md). So a waiting dispatcher
 // polls the flag in the next slot, which shares its two lines with the kernel's closure and event, rather
 // than the counter and then the slot and then a closure on the heap, three lines one after the other.
 
@@ -81,8 +81,8 @@ class cpu_stream {
   std::unique_ptr<slot[]> m_slots;
   // Serializes hosts that launch at the same time; the dispatcher never takes it. On a line of its own: the
   // dispatcher reads the members above at every kernel, and a lock or unlock on their line had to take the
-  // line back from the dispatcher's core (an empty kernel's launch took 0.34-0.42 us of the host on the
-  // 2-cpu Xeon VM, 0.11 us with the mutex on its own line; README, Backends).
+  // line back from the dispatcher's core (docs/code-figures.md).
+
   alignas(64) std::mutex m_enqueue_mutex;
   // Launches the host has seen finished (under m_enqueue_mutex): a launch reads m_finished, a line the
   // dispatcher writes after every kernel, only when its slot may still be in use, not at every launch.
@@ -94,9 +94,9 @@ class cpu_stream {
   alignas(64) std::atomic<bool> m_dispatcher_sleeping{false};
   // Set by the destructor, for a polling dispatcher; it polled the stop bit in m_published before, and then
   // every launch's store to m_published had to take that line back from the dispatcher's core first (the
-  // store is seq_cst and waits for it), and the dispatcher's next poll missed it again. On a 2-cpu Xeon VM
-  // the wall latency of an empty kernel (`harness_accuracy --quick`, 4 runs each) was 0.77-0.83 us with the
-  // bit, 0.52-0.65 us with this flag.
+  // store is seq_cst and waits for it), and the dispatcher's next poll missed it again
+  // (docs/code-figures.md).
+
   alignas(64) std::atomic<bool> m_stopping{false};
   std::mutex m_error_mutex;
   std::exception_ptr m_error;  // the first exception since the last synchronize (under m_error_mutex)

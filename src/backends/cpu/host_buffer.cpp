@@ -15,9 +15,8 @@ namespace {
 // hold torch's tensors, kbench measure does not). Operands at the same offset within their pages keep a
 // streaming kernel's loads from aliasing its recent stores in address bits 0-11 (4K aliasing: such a load
 // waits as if it depended on the store). Operands d bytes apart in their pages alias when the loads run d
-// bytes ahead of the stores, and a heap's offsets put that anywhere. add [128,128] (one task, three 64 KiB
-// operands), kbench measure device medians over 5 processes each: 1.71-1.74 us with the operands at page
-// offset 0, 1.74-2.44 us 64 bytes apart, 1.75-2.09 us 2 KiB apart, 1.77-2.08 us from the heap.
+// bytes ahead of the stores, and a heap's offsets put that anywhere (docs/code-figures.md).
+
 constexpr std::size_t alignment = 4096;
 // [bytes] Buffers of at least one huge page are aligned to it and marked MADV_HUGEPAGE, as device memory is
 // mapped in large pages: with 4 KiB pages a 64 MiB operand spans 16,384 pages, far more than the TLB holds,

@@ -3,13 +3,12 @@
 // w-th cpu the process may run on, so that chunk w of every parallel loop finds its part of the buffers in
 // the same core's L2, as OMP_PROC_BIND does for OpenMP. Left to the scheduler, the thread running chunk 0 and
 // a helper were at times queued on one core while the host thread waiting for the kernel held the other, and
-// the loop ran at half speed for the whole process (kbench measure add [512,512]: 0.03 ms in some
-// processes, 0.10-0.13 ms in others). KBENCH_CPU_BIND=0 turns binding off.
+// the loop ran at half speed for the whole process. KBENCH_CPU_BIND=0 turns binding off.
 //
 // The host thread is the caller's and is not bound. When it waits on the dispatcher's cpu, the two take
-// turns on one core at every launch, and the scheduler left them there for the whole process (add
-// [128,128]: 0.0036-0.0048 ms of wall latency in 5 of 14 processes, 0.0015-0.0019 in the others; about one
+// turns on one core at every launch, and the scheduler left them there for the whole process (about one
 // context switch per sample). So a host that waits steps off the dispatcher's cpu first (step_off_cpu).
+// Figures: docs/code-figures.md.
 
 namespace kbench::cpu {
 

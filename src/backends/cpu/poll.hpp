@@ -5,9 +5,10 @@
 // of them polls for a short budget first, like CUDA's spin-then-block synchronization.
 //
 // Between polls a thread yields its core (sched_yield) where a thread it waits for may need the same core:
-// with binding off (KBENCH_CPU_BIND=0) any two threads may share one. Polling with pause there was measured
-// 2.5x slower for a 2 us kernel (kbench measure add [128,128], 3 runs each: wall 0.0081-0.0092 ms against
-// 0.0034-0.0036 ms). Where nobody it waits for needs its core it spins on the pause instruction instead,
+// with binding off (KBENCH_CPU_BIND=0) any two threads may share one, and polling with pause there made
+// small kernels slower (docs/code-figures.md). Where nobody it waits for needs its core it spins on the
+// pause instruction instead,
+
 // since a yield is a system call and the one in flight when the awaited change lands delays the poll that
 // sees it: the dispatcher on its own bound cpu, and the host, which keeps off the dispatcher's cpu
 // (placement.hpp) and runs the chunks of the helper on its own cpu itself (thread_pool::help). The host,
@@ -24,10 +25,10 @@ inline constexpr auto poll_budget = std::chrono::microseconds(50);
 
 /// [ms] how long a host waiting for a kernel spins while no thread of the pool needs its cpu, before it
 /// blocks (cpu_stream.cpp). Blocking after poll_budget put a wake-up into the wall latency of every kernel
-/// longer than that (on this VM probably the wake-up of an idle vCPU): harness_accuracy's single-chunk spin
-/// kernels measured wall - T = 21-26 us at T = 100 us, 25-31 us at 1 ms and 84-123 us at 10 ms; spinning,
-/// 0.4, 0.5-1.1 and 9-11 us (old and new binaries alternating, 4 processes each). Beyond this limit such a
-/// wake-up is under 0.5% of the kernel, and a host does not burn a core for seconds on a long or hung kernel.
+/// longer than that (on this VM probably the wake-up of an idle vCPU; docs/code-figures.md). Beyond this
+/// limit such a wake-up is a small fraction of the kernel, and a host does not burn a core for seconds on a
+/// long or hung kernel.
+
 inline constexpr auto host_spin_limit = std::chrono::milliseconds(20);
 
 /// Tells the core that this thread spins (x86 pause, Arm yield): it saves power and lets the core's other
@@ -44,8 +45,8 @@ inline void cpu_relax() {
 /// yields the core, spins (cpu_relax) or does some other work. A `between_polls` that returns true did a
 /// piece of the awaited work itself (the host running a chunk of the kernel), and the budget starts again
 /// after it: the budget is for waiting, and a host that spent it on a chunk would otherwise block just before
-/// the kernel ends and pay a futex wake-up inside the timed window (add [1024,1024], two chunks of ~45 us:
-/// wall - device 5 us, 1 us with the restart).
+/// the kernel ends and pay a futex wake-up inside the timed window (docs/code-figures.md).
+
 template <class Ready, class BetweenPolls>
 bool poll_until(const Ready& ready, const BetweenPolls& between_polls) {
   auto until = std::chrono::steady_clock::now() + poll_budget;

@@ -10,9 +10,9 @@
 // microseconds on this VM, more than a small kernel.
 //
 // A host thread that waits for a kernel runs the chunks of the helper bound to its own cpu (help()): on 2
-// cores the host and a helper share one, and when both polled, each yield handed the core to the other and
-// a 2-chunk loop of empty chunks took 2.5 us from launch to the host seeing it complete (a serial empty
-// kernel: 0.3 us; with help: 0.5 us). So chunks are claimed without a lock, by a compare-and-swap on a
+// cores the host and a helper share one, and when both polled, each yield handed the core to the other
+// (docs/code-figures.md). So chunks are claimed without a lock, by a compare-and-swap on a
+
 // word that holds the loop's generation, which a thread that read an older loop's generation cannot win.
 
 #include <kbench/backends/cpu.hpp>

@@ -233,9 +233,9 @@ class cl_event_wrapper final : public event {
 
   void wait() override {
     // Blocks, without polling first: on a cpu device (PoCL) the host shares the device's cores, and a wait
-    // that polled for up to 200 us slowed the kernels it waited for (exp [262144], ~80 us a call: 128-151 us
-    // of device time in every process, 66-130 us blocking), for a gain only on kernels of a few us (74-86 ->
-    // 26-31 us of wall for exp [1024]: the host's wake-up). Commits 6b7b01f and 1ebc0a5.
+    // that polled slowed the kernels it waited for more than it gained on kernels of a few microseconds
+    // (docs/code-figures.md).
+
     cl_event e = m_event.get();
     const cl_int status = clWaitForEvents(1, &e);
     // A failed command completes the wait with this code; it is reported through is_complete()/interval().

@@ -1,45 +1,13 @@
 // bayes_subspace: Bayesian optimization whose Gaussian-process surrogate and acquisition both follow the
 // split of a space into block-size parameters (the work-group shape) and the others (tiling, flags, ...).
 //
-// Why this design: on the two shared brute-forced convolution spaces (4,362 configs each) the landscape is
-// rugged and deceptive. Fewer than 1% of the configs reach 70% of the optimum, they sit in one combination of
-// the non-block parameters, and several other combinations form traps at 65-80% of the optimum from which
-// no single-parameter step improves. Two observations shaped the strategy:
-// - log(time) is close to additive in two groups, block sizes + everything else (an additive fit over the
-//   two groups explains 86% and 76% of its variance on the two spaces, a fit additive in each parameter
-//   only 61% and 50%). A kernel that mixes an additive and a product term over the two groups lets what was
-//   learned about a block shape in one setting of the other parameters carry over to another setting,
-//   which a plain product kernel cannot.
-// - Block sizes that are multiples of large powers of two (32, 64, 128) can be much faster than their
-//   neighbours (48, 80), so the model also sees each block size's alignment (add_alignment_feature).
-// - Near the end of a budget, some proposals restricted to the block shapes of the best config's other
-//   settings find its exact block shape, which global expected improvement reaches more slowly. Power-of-two
-//   block shapes go first there, picked with kappa 1: both spaces' optima have them (32x4, 256x1), as block
-//   shapes tuned on GPUs mostly do (warps of 32 threads, aligned memory segments), and an isolated fast
-//   shape such as A100's 32x4 (0.71 and 0.72 of it at 32x2 and 64x4) is one the model cannot predict.
-// - Earlier, every third proposal changes one of the best config's other parameters (any block shape): a
-//   run settled in tile_size_y 4 of the right flags tries tile_size_y 3, which the whole-space bound,
-//   drawn to the many unexplored settings, leaves for too long.
-//   The two, means of 800 runs (seeds 1..100, 1001..1100, 5001..5100, 6001..6100, 10001..10100,
-//   11001..11100, 20001..20100, 21001..21100) at 25/50/100 evaluations: A100 0.706/0.844/0.962 ->
-//   0.719/0.872/0.982 (the block-shape rule alone 0.863 at 50, the neighbours alone 0.857), A4000
-//   0.845/0.934/0.985 -> 0.842/0.937/0.982.
-// - A prior on block shapes: power-of-two block sizes with 128 to 256 threads per block, the range the CUDA
-//   C++ Best Practices Guide suggests starting from, have their lower bound lowered by 0.25 (standardized
-//   target). The model learns a block shape's effect only from samples, and most runs saw too few of a
-//   setting's shapes to rank A100's 32x4 first. Over the same 800 runs at 25/50/100: A100 0.719/0.872/0.982
-//   -> 0.752/0.904/0.993, A4000 0.842/0.937/0.982 -> 0.914/0.966/0.994. Bonus 0.1: A100 0.899, A4000 0.947
-//   at 50; 0.5: A100 0.916, A4000 0.969, but it costs more where the prior is wrong (all favoured configs
-//   1.5x slower: A100 0.845 at 50 against 0.854 with 0.25 and 0.877 without; seeds 1..100 and 1001..1100).
-//   Multiples of 32 threads instead of powers of two: A100 0.878, A4000 0.930. Restricting the subspace
-//   steps to the favoured shapes instead of a bonus: A100 0.899, A4000 0.945 (800 runs).
-// Before the alignment input, the first 60% of the budget also alternated with the incumbent's block shape
-// under every setting of the others, to leave traps; with alignment that subspace lost at 50 and 100
-// evaluations on both spaces (A100 0.794/0.930 with it, 0.821/0.942 without; A4000 0.894/0.965 and
-// 0.913/0.980; means of seeds 1..100 and 1001..1100), and it was dropped. Whole-space expected improvement
-// only: A100 0.826/0.920, A4000 0.919/0.983 -- better at 50, worse on A100 at 100.
-// On both spaces this beats the other strategies at 25, 50, 100 and 200 evaluations (100 seeded runs; table
-// in README.md).
+// Why this design: on the shared brute-forced spaces the landscape is rugged and deceptive (few configs near
+// the optimum, in one combination of the non-block parameters, with traps around it). log(time) is close to
+// additive in two groups, block sizes and everything else, so the kernel mixes an additive and a product term
+// over the two; aligned block sizes can be much faster than their neighbours, so the model also sees each
+// block size's power-of-two alignment; subspace proposals through the best config find what a whole-space
+// bound reaches slowly; and a prior favours the block shapes the CUDA Best Practices Guide suggests starting
+// from. The simulations that chose each rule, and the ones that were dropped: docs/autotuning.md.
 //
 // Model: a GP over the configs. Inputs: each parameter's value index scaled to [0, 1] (an enum of more than
 // two values: 0/1 mismatch), and for a block-size parameter whose values are not all powers of two also the

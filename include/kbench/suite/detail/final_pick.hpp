@@ -6,8 +6,7 @@
 //
 // Why: a memory-bound kernel re-timed while the memory is slow ties at the memory's floor with every config
 // that reaches it, and the fastest median among them is a coin flip, which may land on one without the
-// compute headroom the kernel needs when the memory is fast (rms_norm [4096,4096] tuned to SSE2
-// twice: 2.7-2.9 ms where AVX-512 takes 1.6-1.9 ms in the fast moments).
+// compute headroom the kernel needs when the memory is fast (docs/code-figures.md).
 
 #include <kbench/suite/detail/trial_messages.hpp>
 #include <kbench/tune/space.hpp>
@@ -27,9 +26,10 @@ struct final_pick {
 };
 
 /// The pick among `retimed` (only ok outcomes count); nullopt when none is ok. Overlapping intervals are
-/// not a tie: add [4096,4096] AVX2 2.567 ms (2.455-2.657) and AVX-512 2.740 ms (2.648-2.826) overlap, but
-/// AVX-512 is 7% slower by the medians. A fastest outcome without an interval (both bounds 0) ties only at
-/// its exact median.
+/// not a tie: two configs can overlap while one is several percent slower by the medians
+/// (docs/code-figures.md). A fastest outcome without an interval (both bounds 0) ties only at its exact
+/// median.
+
 [[nodiscard]] std::optional<final_pick> pick_final(std::span<const trial_outcome> retimed,
                                                    const tune::space& space);
 

@@ -28,12 +28,12 @@ struct worker_outcome {
 [[nodiscard]] pid_t spawn_worker(const std::vector<std::string>& argv, int stdin_fd, int stdout_fd,
                                  int stderr_fd);
 
-/// libgomp's spin count in workers (unless GOMP_SPINCOUNT is set): about 0.1-0.5 ms of polling on this
-/// machine instead of the default 300000 (milliseconds). Torch's OpenMP threads still poll through its
-/// back-to- back calls, but stop soon after its turn of the interleaved latency, instead of taking the cores
-/// from the next implementation's turn (and from the tuning trials that run after the torch reference):
-/// kbench run add [512,512] on 2 cores, kbench 0.090-0.097 ms -> 0.025-0.031 ms (its latency alone:
-/// 0.023-0.028 ms), torch 0.022-0.025 ms -> 0.023-0.032 ms.
+/// libgomp's spin count in workers (unless GOMP_SPINCOUNT is set): a fraction of a millisecond of polling
+/// instead of the default's milliseconds. Torch's OpenMP threads still poll through its back-to-back calls,
+/// but stop soon after its turn of the interleaved latency, instead of taking the cores from the next
+/// implementation's turn and from the tuning trials that run after the torch reference
+/// (docs/code-figures.md).
+
 inline constexpr const char* worker_gomp_spin_count = "10000";
 
 /// The environment a worker starts with: this process's, plus GOMP_SPINCOUNT (above) when it is not set.
@@ -42,9 +42,9 @@ inline constexpr const char* worker_gomp_spin_count = "10000";
 /// For commands that time torch in this process (`kbench measure`): when GOMP_SPINCOUNT is not set, runs this
 /// program again with argv and worker_environment(), since libgomp reads its spin count once, when it is
 /// loaded, before main. Without it torch's OpenMP threads spin for milliseconds after each torch turn and
-/// take a core from the next implementation's turn: kbench measure add [256,256] --backend cpu,torch, cpu
-/// wall 0.25-0.29 ms in 3 of 4 runs against 0.006-0.009 ms with the spin count set. Returns only when the
-/// variable is set already or the exec failed (then after a note on stderr: the command goes on, as before).
+/// take a core from the next implementation's turn (docs/code-figures.md). Returns only when the variable is
+/// set already or the exec failed (then after a note on stderr: the command goes on, as before).
+
 void exec_self_with_worker_environment(char** argv);
 
 /// The path of the running executable (/proc/self/exe).
