@@ -1,10 +1,11 @@
-# kbench_add_kernel(<name> SOURCES <cpp...> [TORCH <cpp...>] [OPENCL <file.cl>] [CUDA <file.cu>])
+# kbench_add_kernel(<name> SOURCES <cpp...> [TORCH <cpp...>] [OPENCL <file.cl...>] [CUDA <file.cu...>])
 # Adds one kernel folder to the build. SOURCES hold the registration and the cpu/opencl/cuda launch code;
-# TORCH sources (the reference and baseline through ATen) go into the one target that sees libtorch headers, and
-# only where libtorch is found; the OPENCL and CUDA sources are embedded as the strings
-# kbench_<name>_opencl_source and kbench_<name>_cuda_source. A kernel folder's CMakeLists.txt calls this and nothing else.
+# TORCH sources (the reference and baseline through ATen) go into the one target that sees libtorch headers,
+# and only where libtorch is found. The OPENCL and CUDA files are embedded, each list's files one after the
+# other (a prelude shared with other kernels first), as the strings kbench_<name>_opencl_source and
+# kbench_<name>_cuda_source. A kernel folder's CMakeLists.txt calls this and nothing else.
 function(kbench_add_kernel name)
-  cmake_parse_arguments(K "" "OPENCL;CUDA" "SOURCES;TORCH" ${ARGN})
+  cmake_parse_arguments(K "" "" "SOURCES;TORCH;OPENCL;CUDA" ${ARGN})
   set(sources)
   foreach(s IN LISTS K_SOURCES)
     list(APPEND sources "${CMAKE_CURRENT_SOURCE_DIR}/${s}")

@@ -4,20 +4,6 @@
 // host launches ceil(ceil(n / VEC) / WG) * WG work-items, so the last vector may be partial (the tail, done
 // element by element) and some work-items may have nothing to do.
 
-#ifndef WG
-#define WG 256
-#endif
-#ifndef VEC
-#define VEC 4
-#endif
-
-#if VEC != 1 && VEC != 2 && VEC != 4 && VEC != 8 && VEC != 16
-#error "VEC must be 1, 2, 4, 8 or 16"
-#endif
-
-#define KB_CAT_(a, b) a##b
-#define KB_CAT(a, b) KB_CAT_(a, b)
-
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void add_kernel(__global const float* restrict x,
                                                                           __global const float* restrict y,
                                                                           __global float* restrict z,

@@ -5,16 +5,6 @@
 // (capped), so one step usually covers everything and the stride loop only guards the cap. The last vector
 // may be partial (the tail, done element by element).
 
-#ifndef BLOCK
-#define BLOCK 256
-#endif
-#ifndef VEC
-#define VEC 4
-#endif
-#if VEC != 1 && VEC != 2 && VEC != 4
-#error "VEC must be 1, 2 or 4"
-#endif
-
 extern "C" __global__ void __launch_bounds__(BLOCK)
     add_f32(const float* __restrict__ x, const float* __restrict__ y, float* __restrict__ z, long long n) {
   const long long stride = (long long)gridDim.x * BLOCK * VEC;

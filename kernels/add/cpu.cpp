@@ -7,6 +7,7 @@
 #include <kbench/backends/cpu.hpp>
 #include <kbench/error.hpp>
 
+#include "../common/binding_checks.hpp"
 #include "../common/cpu_simd.hpp"
 #include "add.hpp"
 
@@ -46,11 +47,7 @@ range_fn select(simd::isa which) {
 }  // namespace
 
 launcher bind_add_cpu(const kernel_args& args) {
-  auto device = std::dynamic_pointer_cast<cpu::cpu_device>(args.device);
-  if (!device) {
-    KBENCH_THROW("add/cpu needs a cpu device, got {}",
-                 args.device ? to_string(args.device->info().backend) : "no device");
-  }
+  auto device = device_as<cpu::cpu_device>(args, "add/cpu", "a cpu device");
   if (args.inputs.size() != 2) KBENCH_THROW("add/cpu takes 2 inputs, got {}", args.inputs.size());
   const auto n = static_cast<std::size_t>(element_count(args.shape));              // [elements]
   const std::size_t task = simd::positive(args.config, "TASK", 65536, "add/cpu");  // [elements per task]

@@ -1,6 +1,6 @@
-// batch_softmax on the cuda backend: batch_softmax.cu compiled by NVRTC with the config as defines, one block
-// per row (kernels/common/cuda_rows.hpp).
-// The B matrices of M rows are contiguous: B * M rows of N floats, each normalized on its own.
+// batch_softmax on the cuda backend: kernels/common/softmax_rows.cu compiled by NVRTC with the config as
+// defines, one block per row (kernels/common/cuda_rows.hpp). The B matrices of M rows are contiguous: B * M
+// rows of N floats, each normalized on its own.
 
 #include <kbench/build_config.hpp>
 
@@ -10,12 +10,13 @@
 
 #include "../common/cuda_rows.hpp"
 
-extern const char* const kbench_batch_softmax_cuda_source;  // batch_softmax.cu, embedded by kbench_add_kernel
+// kernels/common/softmax_rows.cu, embedded by kbench_add_kernel
+extern const char* const kbench_batch_softmax_cuda_source;
 
 namespace kbench::kernels {
 
 launcher bind_batch_softmax_cuda(const kernel_args& args) {
-  return bind_rows_cuda(args, {"batch_softmax", kbench_batch_softmax_cuda_source, "batch_softmax_f32", 0});
+  return bind_rows_cuda(args, {"batch_softmax", kbench_batch_softmax_cuda_source, "softmax_rows_f32", 0});
 }
 
 }  // namespace kbench::kernels

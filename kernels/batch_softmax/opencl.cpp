@@ -1,6 +1,6 @@
-// batch_softmax on the opencl backend: batch_softmax.cl built with the config as -D defines, one work-group
-// per row (kernels/common/opencl_rows.hpp).
-// The B matrices of M rows are contiguous: B * M rows of N floats, each normalized on its own.
+// batch_softmax on the opencl backend: kernels/common/softmax_rows.cl built with the config as -D defines,
+// one work-group per row (kernels/common/opencl_rows.hpp). The B matrices of M rows are contiguous: B * M
+// rows of N floats, each normalized on its own.
 
 #include <kbench/build_config.hpp>
 
@@ -10,13 +10,13 @@
 
 #include "../common/opencl_rows.hpp"
 
-extern const char* const
-    kbench_batch_softmax_opencl_source;  // batch_softmax.cl, embedded by kbench_add_kernel
+// kernels/common/softmax_rows.cl, embedded by kbench_add_kernel
+extern const char* const kbench_batch_softmax_opencl_source;
 
 namespace kbench::kernels {
 
 launcher bind_batch_softmax_opencl(const kernel_args& args) {
-  return bind_rows_opencl(args, {"batch_softmax", kbench_batch_softmax_opencl_source, "batch_softmax", 0});
+  return bind_rows_opencl(args, {"batch_softmax", kbench_batch_softmax_opencl_source, "softmax_rows", 0});
 }
 
 }  // namespace kbench::kernels

@@ -1,35 +1,12 @@
-// batch_softmax's torch reference and baseline (at::_softmax_out into a preallocated output: compares
-// kernels, not allocators).
+// batch_softmax's torch reference and baseline: torch's softmax over rows (kernels/common/torch_softmax.hpp).
 
-#include <kbench/suite/registry.hpp>
-
-#include "suite/torch/torch_glue.hpp"
-
-#include "batch_softmax.hpp"
+#include "../common/torch_softmax.hpp"
 
 namespace kbench::kernels {
 
-namespace {
-
-std::vector<host_tensor> reference(const std::vector<host_tensor>& inputs) {
-  return {torch_glue::to_host(at::softmax(torch_glue::view(inputs.at(0)), -1))};
-}
-
-launcher bind_torch(const kernel_args& args) {
-  buffer_ptr output =
-      output_buffer(args, 0, static_cast<std::size_t>(element_count(args.shape)) * sizeof(float));
-  at::Tensor x = torch_glue::view(args.inputs.at(0), args.shape);
-  at::Tensor y = torch_glue::view(output, args.shape);
-  return torch_glue::synchronous_launcher([x, y]() mutable { at::_softmax_out(y, x, -1, false); }, {output});
-}
-
-}  // namespace
-
 // The torch reference and baseline of the kernel in batch_softmax.cpp (built with libtorch only).
 KBENCH_KERNEL_EXTENSION(batch_softmax_torch) {
-  return kernel_builder("batch_softmax")
-      .reference(&reference)
-      .implement(backend_kind::torch, &bind_torch, {}, "at::_softmax_out into a preallocated output");
+  return torch_softmax::extension("batch_softmax");
 }
 
 }  // namespace kbench::kernels

@@ -17,6 +17,7 @@
 #include <kbench/backends/cpu.hpp>
 #include <kbench/error.hpp>
 
+#include "../common/binding_checks.hpp"
 #include "bmm.hpp"
 
 #include "../common/cpu_rows_simd.hpp"
@@ -204,11 +205,7 @@ task_fn select(isa which, std::size_t mr) {
 }  // namespace
 
 launcher bind_bmm_cpu(const kernel_args& args) {
-  auto device = std::dynamic_pointer_cast<cpu::cpu_device>(args.device);
-  if (!device) {
-    KBENCH_THROW("bmm/cpu needs a cpu device, got {}",
-                 args.device ? std::string(to_string(args.device->info().backend)) : std::string("none"));
-  }
+  auto device = device_as<cpu::cpu_device>(args, "bmm/cpu", "a cpu device");
   const bmm_dims d = parse_bmm_shape(args.shape, "bmm/cpu");
   if (args.inputs.size() != 2 || !args.inputs[0] || !args.inputs[1]) {
     KBENCH_THROW("bmm/cpu takes 2 inputs (A, B), got {}", args.inputs.size());

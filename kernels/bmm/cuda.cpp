@@ -8,6 +8,7 @@
 #include <kbench/backends/cuda.hpp>
 #include <kbench/error.hpp>
 
+#include "../common/binding_checks.hpp"
 #include "bmm.hpp"
 
 #include <array>
@@ -19,11 +20,7 @@ extern const char* const kbench_bmm_cuda_source;  // bmm.cu, embedded by kbench_
 namespace kbench::kernels {
 
 launcher bind_bmm_cuda(const kernel_args& args) {
-  auto device = std::dynamic_pointer_cast<cuda::cuda_device>(args.device);
-  if (!device) {
-    KBENCH_THROW("bmm/cuda needs a cuda device, got {}",
-                 args.device ? std::string(to_string(args.device->info().backend)) : std::string("none"));
-  }
+  auto device = device_as<cuda::cuda_device>(args, "bmm/cuda", "a cuda device");
   const bmm_dims d = parse_bmm_shape(args.shape, "bmm/cuda");
   if (args.inputs.size() != 2 || !args.inputs[0] || !args.inputs[1]) {
     KBENCH_THROW("bmm/cuda takes 2 inputs (A, B), got {}", args.inputs.size());

@@ -8,6 +8,7 @@
 #include <kbench/backends/opencl.hpp>
 #include <kbench/error.hpp>
 
+#include "../common/binding_checks.hpp"
 #include "bmm.hpp"
 
 #include <array>
@@ -21,11 +22,7 @@ extern const char* const kbench_bmm_opencl_source;  // bmm.cl, embedded by kbenc
 namespace kbench::kernels {
 
 launcher bind_bmm_opencl(const kernel_args& args) {
-  auto device = std::dynamic_pointer_cast<opencl::opencl_device>(args.device);
-  if (!device) {
-    KBENCH_THROW("bmm/opencl needs an opencl device, got {}",
-                 args.device ? std::string(to_string(args.device->info().backend)) : std::string("none"));
-  }
+  auto device = device_as<opencl::opencl_device>(args, "bmm/opencl", "an opencl device");
   const bmm_dims d = parse_bmm_shape(args.shape, "bmm/opencl");
   if (args.inputs.size() != 2 || !args.inputs[0] || !args.inputs[1]) {
     KBENCH_THROW("bmm/opencl takes 2 inputs (A, B), got {}", args.inputs.size());

@@ -15,12 +15,20 @@
 // task's next row (simd::prefetch_next_row), its longest stretch of compute overlapping the next row's reads.
 // Not a kernel folder: it has no CMakeLists.txt, and kernels include it by relative path.
 
+#include <kbench/backends/cpu.hpp>
+#include <kbench/error.hpp>
+#include <kbench/suite/kernel.hpp>
+
+#include "binding_checks.hpp"
 #include "cpu_simd.hpp"
+#include "row_arguments.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <limits>
+#include <string>
+#include <string_view>
 #include <vector>
 
 namespace kbench::kernels::cpu_row_softmax {
@@ -172,6 +180,35 @@ inline rows_fn select(isa which, std::size_t unroll) {
                                           {&rows_avx2<1>, &rows_avx2<2>, &rows_avx2<4>},
                                           {&rows_avx512<1>, &rows_avx512<2>, &rows_avx512<4>}};
   return table[static_cast<std::size_t>(which)][u];
+}
+
+/// Binds the softmax of every row of args.shape = [..., N] (the leading dimensions flattened: batch_softmax's
+/// [B, M, N] is B * M rows) on the cpu backend; `name` is the kernel's, for messages. Config: GRAIN rows per
+/// task, UNROLL vectors per step (1, 2 or 4), ISA, STREAM.
+[[nodiscard]] inline launcher bind_rows(const kernel_args& args, std::string_view name) {
+  const std::string where = fmt::format("{}/cpu", name);
+  auto device = device_as<cpu::cpu_device>(args, where, "a cpu device");
+  const row_geometry g = check_row_arguments(args, where, 0);
+  const auto rows = static_cast<std::size_t>(g.rows);
+  const auto cols = static_cast<std::size_t>(g.cols);
+  const std::size_t grain = simd::positive(args.config, "GRAIN", 8, where.c_str());    // [rows per task]
+  const std::size_t unroll = simd::positive(args.config, "UNROLL", 2, where.c_str());  // [vectors per step]
+  if (unroll != 1 && unroll != 2 && unroll != 4)
+    KBENCH_THROW("{}: UNROLL must be 1, 2 or 4, got {}", where, unroll);
+  const rows_fn run = select(simd::isa_of(args.config, where.c_str()), unroll);
+  const bool stream = simd::stream_of(args.config, where.c_str());
+
+  buffer_ptr input = args.inputs[0];
+  buffer_ptr output = output_buffer(args, 0, g.bytes);
+  return [device, input, output, rows, cols, grain, run, stream]() {
+    const float* x = cpu::float_data(input);
+    float* y = cpu::float_data(output);
+    event_ptr done = device->launch([=](const cpu::parallel_context& ctx) {
+      simd::for_tasks(ctx, rows, grain,
+                      [=](std::size_t begin, std::size_t end) { run(x, y, cols, begin, end, stream); });
+    });
+    return call_result{{done}, {output}};
+  };
 }
 
 }  // namespace kbench::kernels::cpu_row_softmax

@@ -8,6 +8,7 @@
 #include <kbench/error.hpp>
 #include <kbench/suite/kernel.hpp>
 
+#include "binding_checks.hpp"
 #include "row_arguments.hpp"
 
 #include <array>
@@ -22,11 +23,7 @@ namespace kbench::kernels {
 /// Binds `k` for args.shape = [..., N]: x and y hold every row (the leading dimensions flattened), the
 /// further inputs one row of N floats each. Throws on a wrong device, shape, input or config.
 [[nodiscard]] inline launcher bind_rows_cuda(const kernel_args& args, const row_kernel& k) {
-  auto device = std::dynamic_pointer_cast<cuda::cuda_device>(args.device);
-  if (!device) {
-    KBENCH_THROW("{}/cuda needs a cuda device, got {}", k.name,
-                 args.device ? std::string(to_string(args.device->info().backend)) : std::string("none"));
-  }
+  auto device = device_as<cuda::cuda_device>(args, fmt::format("{}/cuda", k.name), "a cuda device");
   const auto [rows, cols, bytes] = check_row_arguments(args, fmt::format("{}/cuda", k.name), k.row_inputs);
   if (rows > 0x7fffffff) KBENCH_THROW("{}/cuda: {} rows exceed the grid's x limit", k.name, rows);
 

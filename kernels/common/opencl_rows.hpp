@@ -8,6 +8,7 @@
 #include <kbench/error.hpp>
 #include <kbench/suite/kernel.hpp>
 
+#include "binding_checks.hpp"
 #include "row_arguments.hpp"
 
 #include <array>
@@ -22,11 +23,7 @@ namespace kbench::kernels {
 /// Binds `k` for args.shape = [..., N]: x and y hold every row (the leading dimensions flattened), the
 /// further inputs one row of N floats each. Throws on a wrong device, shape, input or config.
 [[nodiscard]] inline launcher bind_rows_opencl(const kernel_args& args, const row_kernel& k) {
-  auto device = std::dynamic_pointer_cast<opencl::opencl_device>(args.device);
-  if (!device) {
-    KBENCH_THROW("{}/opencl needs an opencl device, got {}", k.name,
-                 args.device ? std::string(to_string(args.device->info().backend)) : std::string("none"));
-  }
+  auto device = device_as<opencl::opencl_device>(args, fmt::format("{}/opencl", k.name), "an opencl device");
   const auto [rows, cols, bytes] = check_row_arguments(args, fmt::format("{}/opencl", k.name), k.row_inputs);
 
   // Defaults fill in a missing WG or VEC, so that the build and the launch geometry agree.

@@ -11,8 +11,10 @@
 
 #include "cpu_simd.hpp"
 
+#include <kbench/build_config.hpp>
 #include <kbench/config.hpp>
 #include <kbench/device.hpp>
+#include <kbench/suite/registry.hpp>
 #include <kbench/tune/space.hpp>
 
 #include <cstdint>
@@ -94,4 +96,40 @@ inline tune::space cuda(config default_config) {
   return s;
 }
 
+/// Adds the cpu, opencl and cuda implementations of a row kernel whose output has x's shape (welford,
+/// layer_norm, rms_norm, the softmaxes), each with its default config and tuning space; `opencl` and `cuda`
+/// are null where the build lacks that backend (KBENCH_IF_OPENCL, KBENCH_IF_CUDA). opencl's default is VEC 4,
+/// WG 64: on PoCL (CPU) every level of the work-group tree costs a barrier, so fewer, wider work-items win
+/// (docs/code-figures.md), and 64 is still two full warps / one wavefront on GPUs.
+inline void implement_rows(kernel_builder& builder, implementation_factory cpu_bind,
+                           implementation_factory opencl_bind, implementation_factory cuda_bind) {
+  builder.implement(backend_kind::cpu, std::move(cpu_bind), cpu_writing_default())
+      .tune(backend_kind::cpu, [](const shape& s) {
+        return cpu_writing(element_count(s) / s.back(), element_count(s) * std::int64_t{sizeof(float)});
+      });
+  if (opencl_bind) {
+    const config opencl_default{{"VEC", 4}, {"WG", 64}};
+    builder.implement(backend_kind::opencl, std::move(opencl_bind), opencl_default)
+        .tune(backend_kind::opencl,
+              [opencl_default](const shape& s) { return opencl(s.back(), opencl_default); });
+  }
+  if (cuda_bind) {
+    const config cuda_default{{"BLOCK", 256}};
+    builder.implement(backend_kind::cuda, std::move(cuda_bind), cuda_default)
+        .tune(backend_kind::cuda, [cuda_default](const shape&) { return cuda(cuda_default); });
+  }
+}
+
 }  // namespace kbench::kernels::row_spaces
+
+/// A binding of the opencl or cuda backend where the build has it, else nullptr (for implement_rows).
+#if KBENCH_HAS_OPENCL
+#define KBENCH_IF_OPENCL(bind) (bind)
+#else
+#define KBENCH_IF_OPENCL(bind) nullptr
+#endif
+#if KBENCH_HAS_CUDA
+#define KBENCH_IF_CUDA(bind) (bind)
+#else
+#define KBENCH_IF_CUDA(bind) nullptr
+#endif

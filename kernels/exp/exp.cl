@@ -5,19 +5,9 @@
 // element by element) and some work-items may have nothing to do.
 // Plain exp() rather than native_exp(): the result has to match the torch reference to ~1e-6 relative.
 
-#ifndef WG
-#define WG 256
-#endif
-#ifndef VEC
-#define VEC 4
-#endif
-
 #if VEC != 1 && VEC != 2 && VEC != 4 && VEC != 8
 #error "VEC must be 1, 2, 4 or 8"
 #endif
-
-#define KB_CAT_(a, b) a##b
-#define KB_CAT(a, b) KB_CAT_(a, b)
 
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void exp_kernel(__global const float* restrict x,
                                                                           __global float* restrict y,

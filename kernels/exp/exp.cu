@@ -6,16 +6,6 @@
 // may be partial (the tail, done element by element). expf rather than __expf: the result has to match the
 // torch reference to ~1e-6 relative (expf: 2 ulp).
 
-#ifndef BLOCK
-#define BLOCK 256
-#endif
-#ifndef VEC
-#define VEC 4
-#endif
-#if VEC != 1 && VEC != 2 && VEC != 4
-#error "VEC must be 1, 2 or 4"
-#endif
-
 extern "C" __global__ void __launch_bounds__(BLOCK)
     exp_f32(const float* __restrict__ x, float* __restrict__ y, long long n) {
   const long long stride = (long long)gridDim.x * BLOCK * VEC;

@@ -8,6 +8,7 @@
 #include <kbench/backends/cpu.hpp>
 #include <kbench/error.hpp>
 
+#include "../common/binding_checks.hpp"
 #include "../common/cpu_simd.hpp"
 #include "low_mem_dropout.hpp"
 
@@ -72,11 +73,7 @@ range_fn select(simd::isa which) {
 }  // namespace
 
 launcher bind_low_mem_dropout_cpu(const kernel_args& args) {
-  auto device = std::dynamic_pointer_cast<cpu::cpu_device>(args.device);
-  if (!device) {
-    KBENCH_THROW("low_mem_dropout/cpu needs a cpu device, got {}",
-                 args.device ? to_string(args.device->info().backend) : "no device");
-  }
+  auto device = device_as<cpu::cpu_device>(args, "low_mem_dropout/cpu", "a cpu device");
   if (args.inputs.size() != 2) KBENCH_THROW("low_mem_dropout/cpu takes 2 inputs, got {}", args.inputs.size());
   const auto n = static_cast<std::size_t>(element_count(args.shape));  // [elements]
   if (n > std::size_t{1} << 32) KBENCH_THROW("low_mem_dropout/cpu: {} elements do not fit a uint32 index", n);

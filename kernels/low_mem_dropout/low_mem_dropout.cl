@@ -6,23 +6,9 @@
 // ceil(ceil(n / VEC) / WG) * WG work-items, so the last vector may be partial (the tail, done element by
 // element). The host guarantees n <= 2^32 so that element indices fit uint.
 
-#ifndef WG
-#define WG 256
-#endif
-#ifndef VEC
-#define VEC 4
-#endif
-
-#if VEC != 1 && VEC != 2 && VEC != 4 && VEC != 8 && VEC != 16
-#error "VEC must be 1, 2, 4, 8 or 16"
-#endif
-
 // The drop probability is a constant, not a config parameter (config values are integers); it must equal
 // low_mem_dropout_p in low_mem_dropout.hpp.
 #define DROPOUT_P 0.5f
-
-#define KB_CAT_(a, b) a##b
-#define KB_CAT(a, b) KB_CAT_(a, b)
 
 // The stream: key = seed * 0x85EBCA6B; h = lowbias32(i * 0x9E3779B1 ^ key); keep = (h >> 8) * 2^-24 >= P.
 #define LOWBIAS32(h)   \

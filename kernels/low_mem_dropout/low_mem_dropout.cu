@@ -7,16 +7,6 @@
 // grid (the host caps the grid); the last vector may be partial (the tail, done element by element). The host
 // guarantees n <= 2^32 so that element indices fit unsigned int.
 
-#ifndef BLOCK
-#define BLOCK 256
-#endif
-#ifndef VEC
-#define VEC 4
-#endif
-#if VEC != 1 && VEC != 2 && VEC != 4
-#error "VEC must be 1, 2 or 4"
-#endif
-
 // The drop probability is a constant, not a config parameter (config values are integers); it must equal
 // low_mem_dropout_p in low_mem_dropout.hpp.
 #define DROPOUT_P 0.5f

@@ -8,6 +8,7 @@
 #include <kbench/backends/cpu.hpp>
 #include <kbench/error.hpp>
 
+#include "../common/binding_checks.hpp"
 #include "rms_norm.hpp"
 
 #include "../common/cpu_simd.hpp"
@@ -99,11 +100,7 @@ rows_fn select(isa which, std::size_t unroll) {
 }  // namespace
 
 launcher bind_rms_norm_cpu(const kernel_args& args) {
-  auto device = std::dynamic_pointer_cast<cpu::cpu_device>(args.device);
-  if (!device) {
-    KBENCH_THROW("rms_norm/cpu needs a cpu device, got {}",
-                 args.device ? std::string(to_string(args.device->info().backend)) : std::string("none"));
-  }
+  auto device = device_as<cpu::cpu_device>(args, "rms_norm/cpu", "a cpu device");
   if (args.shape.size() != 2 || args.shape[0] <= 0 || args.shape[1] <= 0) {
     KBENCH_THROW("rms_norm/cpu: shape must be [M, N] with M, N > 0, got {}", to_string(args.shape));
   }

@@ -1,5 +1,5 @@
-// softmax_two_pass on the opencl backend: softmax_two_pass.cl built with the config as -D defines, one
-// work-group per row (kernels/common/opencl_rows.hpp).
+// softmax_two_pass on the opencl backend: kernels/common/softmax_rows.cl built with the config as -D defines,
+// one work-group per row (kernels/common/opencl_rows.hpp).
 
 #include <kbench/build_config.hpp>
 
@@ -9,14 +9,14 @@
 
 #include "../common/opencl_rows.hpp"
 
-extern const char* const
-    kbench_softmax_two_pass_opencl_source;  // softmax_two_pass.cl, embedded by kbench_add_kernel
+// kernels/common/softmax_rows.cl, embedded by kbench_add_kernel
+extern const char* const kbench_softmax_two_pass_opencl_source;
 
 namespace kbench::kernels {
 
 launcher bind_softmax_two_pass_opencl(const kernel_args& args) {
   return bind_rows_opencl(args,
-                          {"softmax_two_pass", kbench_softmax_two_pass_opencl_source, "softmax_two_pass", 0});
+                          {"softmax_two_pass", kbench_softmax_two_pass_opencl_source, "softmax_rows", 0});
 }
 
 }  // namespace kbench::kernels

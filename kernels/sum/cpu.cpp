@@ -9,6 +9,7 @@
 #include <kbench/backends/cpu.hpp>
 #include <kbench/error.hpp>
 
+#include "../common/binding_checks.hpp"
 #include "sum.hpp"
 
 #include "../common/cpu_rows_simd.hpp"
@@ -86,11 +87,7 @@ rows_fn select(isa which, std::size_t unroll) {
 }  // namespace
 
 launcher bind_sum_cpu(const kernel_args& args) {
-  auto device = std::dynamic_pointer_cast<cpu::cpu_device>(args.device);
-  if (!device) {
-    KBENCH_THROW("sum/cpu needs a cpu device, got {}",
-                 args.device ? to_string(args.device->info().backend) : "no device");
-  }
+  auto device = device_as<cpu::cpu_device>(args, "sum/cpu", "a cpu device");
   if (args.shape.size() != 2) KBENCH_THROW("sum/cpu: shape {} is not [M, N]", to_string(args.shape));
   if (args.inputs.size() != 1) KBENCH_THROW("sum/cpu takes 1 input, got {}", args.inputs.size());
   const auto rows = static_cast<std::size_t>(args.shape[0]);

@@ -7,6 +7,7 @@
 #include <kbench/backends/cuda.hpp>
 #include <kbench/error.hpp>
 
+#include "../common/binding_checks.hpp"
 #include "sum.hpp"
 
 #include <algorithm>
@@ -18,11 +19,7 @@ extern const char* const kbench_sum_cuda_source;  // sum.cu, embedded by kbench_
 namespace kbench::kernels {
 
 launcher bind_sum_cuda(const kernel_args& args) {
-  auto device = std::dynamic_pointer_cast<cuda::cuda_device>(args.device);
-  if (!device) {
-    KBENCH_THROW("sum/cuda needs a cuda device, got {}",
-                 args.device ? to_string(args.device->info().backend) : "no device");
-  }
+  auto device = device_as<cuda::cuda_device>(args, "sum/cuda", "a cuda device");
   if (args.shape.size() != 2) KBENCH_THROW("sum/cuda: shape {} is not [M, N]", to_string(args.shape));
   if (args.inputs.size() != 1) KBENCH_THROW("sum/cuda takes 1 input, got {}", args.inputs.size());
   const std::int64_t rows = args.shape[0];

@@ -7,6 +7,7 @@
 #include <kbench/backends/opencl.hpp>
 #include <kbench/error.hpp>
 
+#include "../common/binding_checks.hpp"
 #include "sum.hpp"
 
 #include <array>
@@ -28,11 +29,7 @@ std::int64_t config_value(const config& values, const char* name, std::int64_t f
 }  // namespace
 
 launcher bind_sum_opencl(const kernel_args& args) {
-  auto device = std::dynamic_pointer_cast<opencl::opencl_device>(args.device);
-  if (!device) {
-    KBENCH_THROW("sum/opencl needs an opencl device, got {}",
-                 args.device ? std::string(to_string(args.device->info().backend)) : std::string("none"));
-  }
+  auto device = device_as<opencl::opencl_device>(args, "sum/opencl", "an opencl device");
   if (args.shape.size() != 2 || args.shape[0] <= 0 || args.shape[1] < 0) {
     KBENCH_THROW("sum/opencl: shape {} is not a non-empty [M, N]", to_string(args.shape));
   }

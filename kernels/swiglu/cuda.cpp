@@ -4,63 +4,27 @@
 
 #if KBENCH_HAS_CUDA
 
-#include <kbench/backends/cuda.hpp>
-#include <kbench/error.hpp>
-
+#include "../common/cuda_elementwise.hpp"
 #include "swiglu.hpp"
-
-#include <algorithm>
-#include <array>
-#include <cstdint>
 
 extern const char* const kbench_swiglu_cuda_source;  // swiglu.cu, embedded by kbench_add_kernel
 
 namespace kbench::kernels {
 
 launcher bind_swiglu_cuda(const kernel_args& args) {
-  auto device = std::dynamic_pointer_cast<cuda::cuda_device>(args.device);
-  if (!device) {
-    KBENCH_THROW("swiglu/cuda needs a cuda device, got {}",
-                 args.device ? to_string(args.device->info().backend) : "no device");
+  if (args.shape.size() != 2 || args.shape[0] <= 0 || args.shape[1] <= 0) {
+    KBENCH_THROW("swiglu/cuda: shape {} is not a non-empty [M, N]", to_string(args.shape));
   }
-  if (args.shape.size() != 2) KBENCH_THROW("swiglu/cuda: shape {} is not [M, N]", to_string(args.shape));
-  if (args.inputs.size() != 1) KBENCH_THROW("swiglu/cuda takes 1 input, got {}", args.inputs.size());
   const std::int64_t rows = args.shape[0];
   const std::int64_t cols = args.shape[1];  // output columns N; an input row holds 2N
-  const auto out_bytes = static_cast<std::size_t>(rows * cols) * sizeof(float);
-  if (args.inputs[0]->size_bytes() < 2 * out_bytes) {
-    KBENCH_THROW("swiglu/cuda: input holds {} bytes, output shape {} needs {}", args.inputs[0]->size_bytes(),
-                 to_string(args.shape), 2 * out_bytes);
-  }
-
-  // Missing parameters take swiglu.cu's defaults; they are passed explicitly so the build is fully
-  // determined.
-  config defines = args.config;
-  const std::int64_t block = defines.try_emplace("BLOCK", 256).first->second;  // [threads per block]
-  const std::int64_t vec = defines.try_emplace("VEC", 4).first->second;        // [outputs per thread]
-  if (vec != 1 && vec != 2 && vec != 4) KBENCH_THROW("swiglu/cuda: VEC must be 1, 2 or 4, got {}", vec);
-  const auto max_block = static_cast<std::int64_t>(device->info().max_work_group_size);
-  if (block < 1 || block > max_block) {
-    KBENCH_THROW("swiglu/cuda: BLOCK must be in [1, {}] on {}, got {}", max_block, device->info().name,
-                 block);
-  }
-
-  cuda::cuda_module module = device->build_module(kbench_swiglu_cuda_source, defines);
-  cuda::cuda_function function = module.function("swiglu_f32");
-  buffer_ptr output = output_buffer(args, 0, out_bytes);
-  function.set_arg(0, args.inputs[0]);
-  function.set_arg(1, output);
-  function.set_arg_i64(2, rows);
-  function.set_arg_i64(3, cols);
-
-  // One thread per VEC outputs of a row; the grid is capped and the kernel's stride loop covers the rest.
-  const std::int64_t vectors = rows * ((cols + vec - 1) / vec);
-  const std::int64_t blocks = std::clamp<std::int64_t>((vectors + block - 1) / block, 1, 0x7fffffff);
-  const std::array<unsigned, 3> grid{static_cast<unsigned>(blocks), 1, 1};
-  const std::array<unsigned, 3> threads{static_cast<unsigned>(block), 1, 1};
-  return [function, output, grid, threads]() mutable {
-    return call_result{{function.launch(grid, threads)}, {output}};
-  };
+  return bind_elementwise_cuda(args, {.name = "swiglu",
+                                      .source = kbench_swiglu_cuda_source,
+                                      .entry = "gated_rows_f32",
+                                      .input_bytes = {float_bytes(2 * rows * cols)},
+                                      .output_bytes = float_bytes(rows * cols),
+                                      .scalars = {rows, cols},
+                                      .row_elements = cols,
+                                      .rows = rows});
 }
 
 }  // namespace kbench::kernels

@@ -1,47 +1,23 @@
-// swiglu's torch reference and baseline. The baseline writes silu(b) into the preallocated output with
-// at::silu_out, then multiplies by a in place with at::mul_out: no allocation per call, no temporary.
+// swiglu's torch reference and baseline (kernels/common/torch_gated.hpp) with the gate at::silu.
 
-#include <kbench/suite/registry.hpp>
-
-#include "suite/torch/torch_glue.hpp"
-
-#include "swiglu.hpp"
+#include "../common/torch_gated.hpp"
 
 namespace kbench::kernels {
 
 namespace {
-
-std::vector<host_tensor> reference(const std::vector<host_tensor>& inputs) {
-  const at::Tensor x = torch_glue::view(inputs.at(0));  // [M, 2N]
-  const std::int64_t cols = x.size(1) / 2;
-  const at::Tensor a = x.narrow(1, 0, cols);
-  const at::Tensor b = x.narrow(1, cols, cols);
-  return {torch_glue::to_host(a * at::silu(b))};
+at::Tensor silu(const at::Tensor& b) {
+  return at::silu(b);
 }
-
-launcher bind_torch(const kernel_args& args) {
-  const shape& out_shape = args.shape;  // [M, N]
-  buffer_ptr output =
-      output_buffer(args, 0, static_cast<std::size_t>(element_count(out_shape)) * sizeof(float));
-  at::Tensor x = torch_glue::view(args.inputs.at(0), {out_shape.at(0), 2 * out_shape.at(1)});
-  at::Tensor a = x.narrow(1, 0, out_shape[1]);
-  at::Tensor b = x.narrow(1, out_shape[1], out_shape[1]);
-  at::Tensor y = torch_glue::view(output, out_shape);
-  return torch_glue::synchronous_launcher(
-      [a, b, y]() mutable {
-        at::silu_out(y, b);
-        at::mul_out(y, y, a);
-      },
-      {output});
+at::Tensor& silu_out(at::Tensor& y, const at::Tensor& b) {
+  return at::silu_out(y, b);
 }
-
 }  // namespace
 
 // The torch reference and baseline of the kernel in swiglu.cpp (built with libtorch only).
 KBENCH_KERNEL_EXTENSION(swiglu_torch) {
   return kernel_builder("swiglu")
-      .reference(&reference)
-      .implement(backend_kind::torch, &bind_torch, {},
+      .reference(&torch_gated::reference<&silu>)
+      .implement(backend_kind::torch, &torch_gated::bind_torch<&silu_out>, {},
                  "at::silu_out into the preallocated output + at::mul_out in place (no temporary)");
 }
 

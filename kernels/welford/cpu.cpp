@@ -12,8 +12,10 @@
 #include <kbench/backends/cpu.hpp>
 #include <kbench/error.hpp>
 
+#include "../common/binding_checks.hpp"
 #include "welford.hpp"
 
+#include "../common/cpu_layer_norm.hpp"
 #include "../common/cpu_simd.hpp"
 
 #include <cmath>
@@ -146,78 +148,18 @@ template <int W, int U>
   if (stream) stream_fence();
 }
 
-// One wrapper per ISA; the row loop is inlined into it and compiled for that ISA.
-using rows_fn = void (*)(const float*, const float*, const float*, float*, std::size_t, std::size_t,
-                         std::size_t, bool);
-
-template <int U>
-void rows_sse2(const float* x, const float* w, const float* b, float* y, std::size_t cols, std::size_t begin,
-               std::size_t end, bool stream) {
-  welford_rows<4, U>(x, w, b, y, cols, begin, end, stream);
-}
-template <int U>
-[[KBENCH_TARGET_AVX2]] void rows_avx2(const float* x, const float* w, const float* b, float* y,
-                                      std::size_t cols, std::size_t begin, std::size_t end, bool stream) {
-  welford_rows<8, U>(x, w, b, y, cols, begin, end, stream);
-}
-template <int U>
-[[KBENCH_TARGET_AVX512]] void rows_avx512(const float* x, const float* w, const float* b, float* y,
-                                          std::size_t cols, std::size_t begin, std::size_t end, bool stream) {
-  welford_rows<16, U>(x, w, b, y, cols, begin, end, stream);
-}
-
-rows_fn select(isa which, std::size_t unroll) {
-  const std::size_t u = unroll == 1 ? 0 : unroll == 2 ? 1 : 2;
-  static constexpr rows_fn table[3][3] = {{&rows_sse2<1>, &rows_sse2<2>, &rows_sse2<4>},
-                                          {&rows_avx2<1>, &rows_avx2<2>, &rows_avx2<4>},
-                                          {&rows_avx512<1>, &rows_avx512<2>, &rows_avx512<4>}};
-  return table[static_cast<std::size_t>(which)][u];
-}
+template <int W, int U>
+struct rows {
+  [[gnu::always_inline]] static void run(const float* x, const float* w, const float* b, float* y,
+                                         std::size_t cols, std::size_t begin, std::size_t end, bool stream) {
+    welford_rows<W, U>(x, w, b, y, cols, begin, end, stream);
+  }
+};
 
 }  // namespace
 
 launcher bind_welford_cpu(const kernel_args& args) {
-  auto device = std::dynamic_pointer_cast<cpu::cpu_device>(args.device);
-  if (!device) {
-    KBENCH_THROW("welford/cpu needs a cpu device, got {}",
-                 args.device ? std::string(to_string(args.device->info().backend)) : std::string("none"));
-  }
-  if (args.shape.size() != 2 || args.shape[0] <= 0 || args.shape[1] <= 0) {
-    KBENCH_THROW("welford/cpu: shape must be [M, N] with M, N > 0, got {}", to_string(args.shape));
-  }
-  if (args.inputs.size() != 3 || !args.inputs[0] || !args.inputs[1] || !args.inputs[2]) {
-    KBENCH_THROW("welford/cpu takes 3 inputs (x, w, b), got {}", args.inputs.size());
-  }
-  const auto rows = static_cast<std::size_t>(args.shape[0]);
-  const auto cols = static_cast<std::size_t>(args.shape[1]);
-  const std::size_t bytes = rows * cols * sizeof(float);
-  if (args.inputs[0]->size_bytes() < bytes || args.inputs[1]->size_bytes() < cols * sizeof(float) ||
-      args.inputs[2]->size_bytes() < cols * sizeof(float)) {
-    KBENCH_THROW("welford/cpu: inputs too small for shape {}", to_string(args.shape));
-  }
-  const std::size_t grain = positive(args.config, "GRAIN", 8, "welford/cpu");    // [rows per task]
-  const std::size_t unroll = positive(args.config, "UNROLL", 2, "welford/cpu");  // [vectors per step]
-  if (unroll != 1 && unroll != 2 && unroll != 4) {
-    KBENCH_THROW("welford/cpu: UNROLL must be 1, 2 or 4, got {}", unroll);
-  }
-  const rows_fn run = select(isa_of(args.config, "welford/cpu"), unroll);
-  const bool stream = stream_of(args.config, "welford/cpu");
-
-  buffer_ptr input = args.inputs[0];
-  buffer_ptr weight = args.inputs[1];
-  buffer_ptr bias = args.inputs[2];
-  buffer_ptr output = output_buffer(args, 0, bytes);
-  return [device, input, weight, bias, output, rows, cols, grain, run, stream]() {
-    const float* x = cpu::float_data(input);
-    const float* w = cpu::float_data(weight);
-    const float* b = cpu::float_data(bias);
-    float* y = cpu::float_data(output);
-    event_ptr done = device->launch([=](const cpu::parallel_context& ctx) {
-      for_tasks(ctx, rows, grain,
-                [=](std::size_t begin, std::size_t end) { run(x, w, b, y, cols, begin, end, stream); });
-    });
-    return call_result{{done}, {output}};
-  };
+  return cpu_layer_norm::bind_rows<rows>(args, "welford");
 }
 
 }  // namespace kbench::kernels

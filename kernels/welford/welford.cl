@@ -7,54 +7,11 @@
 // formula; then every work-item writes y = (x - mean) * rstd * w + b over its elements, rstd =
 // 1 / sqrt(m2 / n + EPS) (biased variance, as torch). Any n works: a work-item with no element holds the empty
 // partial (count 0), which the merge skips.
-// Config (build defines): WG = work-group size [work-items], a power of two; VEC = floats per load (1, 2, 4
-// or 8).
+// Config: WG and VEC as in kernels/common/opencl_rows_prelude.cl, which comes first.
 
-#ifndef WG
-#define WG 256
-#endif
-#if WG < 1 || (WG & (WG - 1)) != 0
-#error "WG must be a power of two"
-#endif
 #ifndef EPS
 #define EPS 1e-5f
 #endif
-#ifndef VEC
-#define VEC 1
-#endif
-#if VEC != 1 && VEC != 2 && VEC != 4 && VEC != 8
-#error "VEC must be 1, 2, 4 or 8"
-#endif
-
-#define KB_CAT_(a, b) a##b
-#define KB_CAT(a, b) KB_CAT_(a, b)
-
-// floatv: VEC floats; LOADV / STOREV: the i-th vector of p (vloadN / vstoreN need float alignment only).
-#if VEC == 1
-typedef float floatv;
-#define LOADV(i, p) ((p)[i])
-#define STOREV(v, i, p) ((p)[i] = (v))
-#else
-typedef KB_CAT(float, VEC) floatv;
-#define LOADV(i, p) KB_CAT(vload, VEC)(i, p)
-#define STOREV(v, i, p) KB_CAT(vstore, VEC)(v, i, p)
-#endif
-
-// Sum of the lanes, pairwise.
-inline float lane_sum(floatv v) {
-#if VEC == 8
-  const float4 v4 = v.lo + v.hi;
-  const float2 v2 = v4.lo + v4.hi;
-  return v2.x + v2.y;
-#elif VEC == 4
-  const float2 v2 = v.lo + v.hi;
-  return v2.x + v2.y;
-#elif VEC == 2
-  return v.x + v.y;
-#else
-  return v;
-#endif
-}
 
 // Chan, Golub and LeVeque: merges the moments (nb, mean_b, m2_b) of a disjoint set into (*na, *mean_a,
 // *m2_a).

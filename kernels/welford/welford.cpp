@@ -1,7 +1,6 @@
 // Registration of welford (layer norm with Welford statistics): the softmax row shapes [1024, 256..4096] plus
 // a large one for bandwidth.
 
-#include <kbench/build_config.hpp>
 #include <kbench/suite/registry.hpp>
 
 #include "welford.hpp"
@@ -27,27 +26,9 @@ KBENCH_KERNEL(welford) {
       .bytes_moved([](const shape& s) {
         return 2.0 * sizeof(float) * static_cast<double>(element_count(s)) +
                2.0 * sizeof(float) * static_cast<double>(s.back());  // x read + y written, w and b read
-      })
-      .implement(backend_kind::cpu, &bind_welford_cpu, row_spaces::cpu_writing_default())
-      .tune(backend_kind::cpu, [](const shape& s) {
-        return row_spaces::cpu_writing(element_count(s) / s.back(),
-                                       element_count(s) * std::int64_t{sizeof(float)});
       });
-#if KBENCH_HAS_OPENCL
-  // VEC 4, WG 64: on PoCL (CPU) every level of the work-group tree costs a barrier, so fewer, wider
-  // work-items win: at [1024,1024] VEC 4 + WG 64 ran 3x faster than VEC 1 + WG 256 (layer_norm: 2.1 vs 6.2
-  // ms), WG 16 faster again; 64 is kept as the default because it is still two full warps / one wavefront on
-  // GPUs. The tuner searches WG and VEC per device.
-  const config opencl_default{{"VEC", 4}, {"WG", 64}};
-  builder.implement(backend_kind::opencl, &bind_welford_opencl, opencl_default)
-      .tune(backend_kind::opencl,
-            [opencl_default](const shape& s) { return row_spaces::opencl(s.back(), opencl_default); });
-#endif
-#if KBENCH_HAS_CUDA
-  const config cuda_default{{"BLOCK", 256}};
-  builder.implement(backend_kind::cuda, &bind_welford_cuda, cuda_default)
-      .tune(backend_kind::cuda, [cuda_default](const shape&) { return row_spaces::cuda(cuda_default); });
-#endif
+  row_spaces::implement_rows(builder, &bind_welford_cpu, KBENCH_IF_OPENCL(&bind_welford_opencl),
+                             KBENCH_IF_CUDA(&bind_welford_cuda));
   return builder;
 }
 

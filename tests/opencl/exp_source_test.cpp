@@ -19,15 +19,17 @@
 namespace {
 
 std::string exp_source() {
-  // This file lives in tests/opencl/; the kernel in kernels/exp/ of the same source tree.
-  const std::filesystem::path path =
-      std::filesystem::path(__FILE__).parent_path() / ".." / ".." / "kernels" / "exp" / "exp.cl";
-  std::ifstream in(path);
-  if (!in) {
-    return {};
-  }
+  // This file lives in tests/opencl/; the kernel in kernels/exp/ of the same source tree, embedded after the
+  // elementwise prelude (kernels/exp/CMakeLists.txt).
+  const std::filesystem::path kernels =
+      std::filesystem::path(__FILE__).parent_path() / ".." / ".." / "kernels";
   std::stringstream text;
-  text << in.rdbuf();
+  for (const auto& path :
+       {kernels / "common" / "opencl_elementwise_prelude.cl", kernels / "exp" / "exp.cl"}) {
+    std::ifstream in(path);
+    if (!in) return {};
+    text << in.rdbuf();
+  }
   return text.str();
 }
 

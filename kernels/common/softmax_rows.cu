@@ -1,4 +1,5 @@
-// softmax_two_pass on CUDA: y = softmax(x) over each row of x [rows, n], float32, two passes over the row.
+// softmax over rows on CUDA (softmax_two_pass: x [rows, n]; batch_softmax: x [B, M, n] as B * M rows):
+// y = softmax(x) over each row, float32, two passes over the row.
 // Compiled at run time by NVRTC. One block of BLOCK threads per row. Pass 1: thread t walks elements t,
 // t + BLOCK, ... (coalesced) keeping a running max m and sum s of exp(x - m); partials are merged by warp
 // shuffles, then across warps through shared memory (s rescaled to the larger max). Pass 2: y = exp(x - m) /
@@ -38,7 +39,7 @@ __device__ __forceinline__ void warp_merge(float& m, float& s) {
 }
 
 extern "C" __global__ void __launch_bounds__(BLOCK)
-    softmax_two_pass_f32(const float* __restrict__ x, float* __restrict__ y, long long n) {
+    softmax_rows_f32(const float* __restrict__ x, float* __restrict__ y, long long n) {
   __shared__ float warp_max[KB_WARPS];
   __shared__ float warp_sum[KB_WARPS];
   __shared__ float row_stats[2];  // max, 1 / sum

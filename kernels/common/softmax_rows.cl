@@ -1,38 +1,11 @@
-// softmax_two_pass on OpenCL: y = softmax(x) over each row of x [rows, n], float32, two passes over the row.
+// softmax over rows on OpenCL (softmax_two_pass: x [rows, n]; batch_softmax: x [B, M, n] as B * M rows):
+// y = softmax(x) over each row, float32, two passes over the row.
 // One work-group of WG work-items per row. Pass 1: work-item i walks the row's vectors of VEC floats i, i + WG,
 // ... (consecutive work-items read consecutive vectors) keeping, per lane, a running max m and sum s of
 // exp(x - m); its lanes and then the n % VEC floats past the last whole vector are merged into one partial,
 // and the WG partials are merged in local memory by a tree (s rescaled to the larger max). Pass 2: y =
 // exp(x - m) / s. Any n works: a work-item with no element holds the neutral partial (m = -INFINITY, s = 0).
-// Config (build defines): WG = work-group size [work-items], a power of two; VEC = floats per load (1, 2, 4
-// or 8). exp() rather than native_exp(): the result has to match the torch reference to ~1e-6 relative.
-
-#ifndef WG
-#define WG 256
-#endif
-#if WG < 1 || (WG & (WG - 1)) != 0
-#error "WG must be a power of two"
-#endif
-#ifndef VEC
-#define VEC 1
-#endif
-#if VEC != 1 && VEC != 2 && VEC != 4 && VEC != 8
-#error "VEC must be 1, 2, 4 or 8"
-#endif
-
-#define KB_CAT_(a, b) a##b
-#define KB_CAT(a, b) KB_CAT_(a, b)
-
-// floatv: VEC floats; LOADV / STOREV: the i-th vector of p (vloadN / vstoreN need float alignment only).
-#if VEC == 1
-typedef float floatv;
-#define LOADV(i, p) ((p)[i])
-#define STOREV(v, i, p) ((p)[i] = (v))
-#else
-typedef KB_CAT(float, VEC) floatv;
-#define LOADV(i, p) KB_CAT(vload, VEC)(i, p)
-#define STOREV(v, i, p) KB_CAT(vstore, VEC)(v, i, p)
-#endif
+// Config: WG and VEC as in kernels/common/opencl_rows_prelude.cl, which comes first. exp() rather than native_exp(): the result has to match the torch reference to ~1e-6 relative.
 
 // The lanes of a vector, as an initializer list.
 #if VEC == 8
@@ -57,7 +30,7 @@ inline void merge(float* m, float* s, const float mb, const float sb) {
   *m = mx;
 }
 
-__kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void softmax_two_pass(
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void softmax_rows(
     __global const float* restrict x, __global float* restrict y, const long n) {
   __local float part_max[WG];
   __local float part_sum[WG];
