@@ -9,6 +9,7 @@ packages=(
   ocl-icd-opencl-dev opencl-headers     # OpenCL ICD loader + headers
   pocl-opencl-icd clinfo                # an OpenCL platform on the CPU
   nlohmann-json3-dev libcli11-dev libfmt-dev libgtest-dev
+  libboost-dev libeigen3-dev            # header-only numerics: Boost.Math (history), Eigen (tuning GPs)
   zlib1g-dev                            # gzip-compressed tuning spaces (kbench tune --simulate)
   clang-format
   libsqlite3-dev libpq-dev postgresql   # results history: SQLite, libpq, a local server for its tests

@@ -34,6 +34,9 @@
 
 #include "strategies.hpp"
 
+#include <Eigen/Cholesky>
+#include <Eigen/Core>
+
 #include <algorithm>
 #include <bit>
 #include <cmath>
@@ -95,24 +98,16 @@ double sigmoid(double x) {
   return 1 / (1 + std::exp(-x));
 }
 
-// Lower Cholesky factor of the row-major n x n matrix `a` (lower triangle read) in `l`; false if not
-// positive definite.
+// Lower Cholesky factor of the row-major n x n matrix `a` (lower triangle read) in `l` (Eigen's LLT); false
+// if not positive definite or a pivot (L_ii^2) is at most 1e-12, where the caller adds jitter.
 bool cholesky(const std::vector<double>& a, std::size_t n, std::vector<double>& l) {
-  for (std::size_t i = 0; i < n; ++i) {
-    const double* li = &l[i * n];
-    for (std::size_t j = 0; j <= i; ++j) {
-      const double* lj = &l[j * n];
-      double s = a[i * n + j];
-      for (std::size_t m = 0; m < j; ++m) s -= li[m] * lj[m];
-      if (i == j) {
-        if (!(s > 1e-12)) return false;
-        l[i * n + i] = std::sqrt(s);
-      } else {
-        l[i * n + j] = s / lj[j];
-      }
-    }
-  }
-  return true;
+  using row_major = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  const auto size = static_cast<Eigen::Index>(n);
+  const Eigen::LLT<row_major, Eigen::Lower> llt(Eigen::Map<const row_major>(a.data(), size, size));
+  if (llt.info() != Eigen::Success) return false;
+  Eigen::Map<row_major> factor(l.data(), size, size);
+  factor = llt.matrixL();
+  return (factor.diagonal().array().square() > 1e-12).all();
 }
 
 enum class subspace {
