@@ -6,6 +6,7 @@
 #include <kbench/io/json_v3.hpp>
 #include <kbench/suite/measure_kernel.hpp>
 #include <kbench/suite/registry.hpp>
+#include <kbench/suite/v3_records.hpp>
 
 #include "commands.hpp"
 #include "shape_choice.hpp"
@@ -37,48 +38,6 @@ std::string sync_cell(const measurement& t) {
   return fmt::format("FAIL ({})", fmt::join(parts, ", "));
 }
 
-nlohmann::json records_of(const kernel_definition& kernel, const shape& s,
-                          const implementation_measurement& m, std::int64_t timestamp,
-                          const std::string& fault) {
-  io::record_context context;
-  context.kernel = kernel.name;
-  context.shape = to_string(s);
-  context.device = m.device;
-  context.config = to_json_text(m.used_config);
-  context.timestamp = timestamp;
-  context.extra = {{"status", std::string(to_string(m.status))}, {"command", "measure"}};
-  if (fault != "none") context.extra["injected_sync_fault"] = fault;
-  if (!m.error.empty()) context.extra["error"] = m.error;
-
-  nlohmann::json records = nlohmann::json::array();
-  records.push_back(io::make_record(context, "accuracy", {m.accuracy.passed ? 1.0 : 0.0},
-                                    {{"max_abs_error", m.accuracy.max_abs_error},
-                                     {"max_rel_error", m.accuracy.max_rel_error},
-                                     {"mismatches", m.accuracy.mismatches}}));
-  if (!m.timing) return records;
-  const measurement& t = *m.timing;
-  const nlohmann::json checks = {{"stat", "median"},
-                                 {"valid", t.valid()},
-                                 {"result_sync_violations", t.result_sync_violations},
-                                 {"barrier_violations", t.barrier_violations}};
-  auto metric = [&](const char* name, const std::vector<double>& values, const summary& st) {
-    nlohmann::json extra = checks;
-    extra["median"] = st.median;
-    extra["cv"] = st.cv;
-    extra["ci99_low"] = st.median_ci_low;
-    extra["ci99_high"] = st.median_ci_high;
-    records.push_back(io::make_record(context, name, values, extra));
-  };
-  metric("latency_ms", t.wall_ms, t.wall);
-  metric("throughput_ms", t.throughput_ms, t.throughput);
-  metric("device_ms", t.device_ms, t.device);
-  nlohmann::json capture = checks;
-  capture["captured"] = t.calls_captured;
-  capture["dispatched"] = t.calls_dispatched;
-  records.push_back(io::make_record(context, "capture_ratio", {t.capture_ratio()}, capture));
-  return records;
-}
-
 }  // namespace
 
 int measure(const measure_command& command) {
@@ -107,16 +66,8 @@ int measure(const measure_command& command) {
     }
     options.backends.push_back(kind);
   }
-  if (!command.json_path.empty() && std::filesystem::exists(command.json_path)) {
-    // Refuse before measuring anything: a file we cannot parse is never overwritten.
-    std::ifstream in(command.json_path);
-    const auto doc = nlohmann::json::parse(in, nullptr, false);
-    const std::string why = doc.is_discarded() ? "not valid JSON" : io::validate_records(doc);
-    if (!why.empty()) {
-      KBENCH_THROW("{} exists and is not a list of v3 records ({}); refusing to overwrite it",
-                   command.json_path, why);
-    }
-  }
+  // Refuse before measuring anything: a file we cannot parse is never overwritten.
+  if (!command.json_path.empty()) io::check_appendable(command.json_path);
   options.progress = [](const std::string& what) { fmt::print(stderr, "[kbench] {}\n", what); };
 
   const auto timestamp =
@@ -178,7 +129,8 @@ int measure(const measure_command& command) {
     nlohmann::json records = nlohmann::json::array();
     for (const auto& m : results) {
       if (m.status == impl_status::unavailable) continue;
-      for (auto& r : records_of(kernel, s, m, timestamp, command.fault)) records.push_back(std::move(r));
+      for (auto& r : runner::measurement_records(kernel, s, m, timestamp, command.fault))
+        records.push_back(std::move(r));
     }
     io::append_records(command.json_path, records);
     fmt::print("wrote {} records to {}\n", records.size(), command.json_path);

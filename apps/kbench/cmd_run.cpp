@@ -13,6 +13,7 @@
 #include <kbench/suite/suite.hpp>
 #include <kbench/suite/triad_probe.hpp>
 #include <kbench/suite/tune_shape.hpp>
+#include <kbench/suite/v3_records.hpp>
 
 #include "commands.hpp"
 #include "text_table.hpp"
@@ -49,16 +50,6 @@ extern "C" void on_interrupt(int /*signal*/) {
   [[maybe_unused]] const auto written = ::write(STDERR_FILENO, message, sizeof(message) - 1);
 }
 
-void refuse_unparsable_output(const std::string& path) {
-  if (path.empty() || !std::filesystem::exists(path)) return;
-  std::ifstream in(path);
-  const auto doc = nlohmann::json::parse(in, nullptr, false);
-  const std::string why = doc.is_discarded() ? "not valid JSON" : io::validate_records(doc);
-  if (!why.empty()) {
-    KBENCH_THROW("{} exists and is not a list of v3 records ({}); refusing to overwrite it", path, why);
-  }
-}
-
 std::string ms_cell(const std::optional<runner::impl_result>& r) {
   if (!r || r->latency_ms.empty()) return "-";
   return fmt::format("{:.4f}", r->median_latency_ms());
@@ -69,91 +60,6 @@ std::string ms_cell(const std::optional<runner::impl_result>& r) {
 // GB/s from one shape to the next), so that a reader sees which the share was taken against.
 std::string triad_cell(double share, double triad_gbps) {
   return fmt::format("{:.0f}% of {:.0f} GB/s", 100.0 * share, triad_gbps);
-}
-
-nlohmann::json records_of(const runner::shape_result& r, const std::string& effort, std::int64_t timestamp,
-                          const std::optional<calibration>& peak) {
-  nlohmann::json records = nlohmann::json::array();
-  auto add_impl = [&](const runner::impl_result& impl) {
-    io::record_context context;
-    context.kernel = r.kernel;
-    context.shape = r.shape;
-    context.device = impl.device;
-    context.effort = effort;
-    context.config = impl.config;
-    context.timestamp = timestamp;
-    context.extra = {{"status", std::string(to_string(r.status))}, {"command", "run"}};
-    if (impl.impl == "kbench") context.extra["config_source"] = r.config_source;
-    if (!r.reason.empty()) context.extra["reason"] = r.reason;
-    if (!impl.baseline_form.empty()) context.extra["baseline_form"] = impl.baseline_form;
-    const nlohmann::json checks{{"valid", impl.valid}, {"sync_violations", impl.sync_violations}};
-    auto with = [&](nlohmann::json extra) {
-      for (auto& [k, v] : checks.items()) extra[k] = v;
-      return extra;
-    };
-    records.push_back(io::make_record(context, "accuracy", {impl.accurate ? 1.0 : 0.0},
-                                      {{"max_abs_error", impl.max_abs_error},
-                                       {"max_rel_error", impl.max_rel_error},
-                                       {"mismatches", impl.mismatches}}));
-    if (impl.latency_ms.empty()) return;
-    records.push_back(io::make_record(context, "latency_ms", impl.latency_ms, with({{"stat", "median"}})));
-    records.push_back(
-        io::make_record(context, "throughput_ms", impl.throughput_ms, with({{"stat", "median"}})));
-    records.push_back(io::make_record(context, "device_ms", impl.device_ms, with({{"stat", "median"}})));
-    const double ratio = impl.dispatched == 0
-                             ? 0.0
-                             : static_cast<double>(impl.captured) / static_cast<double>(impl.dispatched);
-    records.push_back(io::make_record(context, "capture_ratio", {ratio},
-                                      with({{"captured", impl.captured}, {"dispatched", impl.dispatched}})));
-    if (impl.impl != "kbench") return;
-    if (r.config_source == "tuned" || r.config_source == "no_valid_config") {
-      records.push_back(
-          io::make_record(context, "autotune_s", {r.tuning_s},
-                          {{"evaluations", r.tuning_evaluations}, {"config_source", r.config_source}}));
-    }
-    if (auto s = r.speedup_interval()) {
-      records.push_back(io::make_record(context, "speedup", {s->ratio},
-                                        with({{"baseline", "torch"},
-                                              {"interval_low", s->low},
-                                              {"interval_high", s->high},
-                                              {"verdict", std::string(s->verdict())}})));
-    }
-    if (auto bw = r.bandwidth_gbps()) {
-      nlohmann::json extra = with({{"bytes_moved", r.bytes_moved}});
-      if (peak) extra["peak_triad_gbps"] = peak->triad_gbps;
-      if (auto triad = r.triad ? r.triad->gbps() : std::nullopt) {
-        extra["triad_same_turns_gbps"] = *triad;
-        extra["triad_same_turns_stores"] = r.triad->stores;
-      }
-      records.push_back(io::make_record(context, "bandwidth_gbps", {*bw}, extra));
-    }
-    // What a compute-bound shape is judged by (the report draws it instead of its % of peak bandwidth).
-    if (auto gflops = r.gflops(); gflops && r.compute_bound()) {
-      records.push_back(io::make_record(context, "gflops", {*gflops},
-                                        with({{"flops", r.flops}, {"bytes_moved", r.bytes_moved}})));
-    }
-    // Its own metric, so that the history keeps it (it drops extra_info) and the detector and the report
-    // judge it.
-    if (auto share = r.triad_fraction()) {
-      records.push_back(io::make_record(context, "triad_fraction", {*share},
-                                        with({{"triad_same_turns_gbps", *r.triad->gbps()},
-                                              {"triad_same_turns_stores", r.triad->stores},
-                                              {"bytes_moved", r.bytes_moved}})));
-    }
-  };
-  if (r.kbench) add_impl(*r.kbench);
-  if (r.torch) add_impl(*r.torch);
-  if (!r.kbench && !r.torch) {
-    // Nothing ran (crash, timeout, unavailable): one record keeps the failure visible.
-    io::record_context context;
-    context.kernel = r.kernel;
-    context.shape = r.shape;
-    context.effort = effort;
-    context.timestamp = timestamp;
-    context.extra = {{"status", std::string(to_string(r.status))}, {"reason", r.reason}, {"command", "run"}};
-    records.push_back(io::make_record(context, "accuracy", {0.0}));
-  }
-  return records;
 }
 
 }  // namespace
@@ -228,7 +134,7 @@ int run(const run_command& command) {
     }
     return 0;
   }
-  refuse_unparsable_output(command.output);
+  if (!command.output.empty()) io::check_appendable(command.output);
   // Open the history first: an unreachable database is reported before anything runs.
   std::unique_ptr<history::store> db;
   if (!command.db.empty()) db = history::open_store(command.db);
@@ -444,7 +350,8 @@ int run(const run_command& command) {
   if (!command.output.empty()) {
     nlohmann::json records = nlohmann::json::array();
     for (const auto& r : results) {
-      for (auto& rec : records_of(r, command.effort, timestamp, peak)) records.push_back(std::move(rec));
+      for (auto& rec : runner::shape_records(r, command.effort, timestamp, peak))
+        records.push_back(std::move(rec));
     }
     io::append_records(command.output, records);
     fmt::print("wrote {} records to {}\n", records.size(), command.output);
@@ -452,7 +359,8 @@ int run(const run_command& command) {
   if (db) {
     nlohmann::json records = nlohmann::json::array();
     for (const auto& r : results) {
-      for (auto& rec : records_of(r, command.effort, timestamp, peak)) records.push_back(std::move(rec));
+      for (auto& rec : runner::shape_records(r, command.effort, timestamp, peak))
+        records.push_back(std::move(rec));
     }
     std::string commit = command.commit;
     if (const char* sha = std::getenv("GITHUB_SHA"); commit.empty() && sha != nullptr) commit = sha;

@@ -52,26 +52,6 @@ struct run_command {
 int run(const run_command& command);
 
 /// The hidden `kbench worker` that `kbench run` starts per kernel x shape; prints one JSON line.
-struct worker_command {
-  std::string kernel;
-  int shape_index = 0;
-  std::string backend = "cpu";
-  std::uint64_t seed = 0;
-  std::string atol, rtol;
-  std::vector<std::string> impls;
-  double target_ms = 100;
-  std::string phase;                 // compile|time|retime: a tuning trial (config_trial.hpp); empty: a shape
-  std::vector<std::string> configs;  // JSON objects; a shape takes at most one
-  double incumbent_ms = 0;           // [ms] time trial: the second config's (the incumbent's) best time
-  double retime_within = 1.5;        // [ratio] time trial: re-time against the incumbent within this
-  double give_up_above = 2;          // [ratio] time trial: first calls only, when all are this far behind
-  double time_limit_s = 0;           // [s] how long the caller waits; 0: no limit (trial_request)
-  bool serve = false;  // serve tuning trials read from standard input, one JSON line each (config_trial.hpp)
-  std::string triad_stores;    // a shape: time a triad beside it when large (run_shape.hpp); empty: none
-  double triad_min_bytes = 0;  // [bytes per call] "large" for the triad; 0: triad_probe_min_bytes()
-};
-int worker(const worker_command& command);
-
 struct calibrate_command {
   std::string backend = "auto";
   std::size_t elements = std::size_t{1} << 25;

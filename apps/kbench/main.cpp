@@ -3,6 +3,7 @@
 #include <kbench/build_config.hpp>
 #include <kbench/error.hpp>
 #include <kbench/suite/detail/worker_process.hpp>
+#include <kbench/suite/worker_main.hpp>
 
 #include "commands.hpp"
 #include "subcommand.hpp"
@@ -14,6 +15,10 @@
 #include <limits>
 
 int main(int argc, char** argv) {
+  // A process that `kbench run` or tuning started (argv[1] "worker"): it runs what it was asked, nothing
+  // else.
+  if (const auto status = kbench::runner::worker_main(argc, argv)) return *status;
+
   CLI::App app{"kbench: times compute kernels correctly on asynchronous devices"};
   app.set_version_flag("--version", KBENCH_VERSION);
   app.require_subcommand(0, 1);
@@ -105,29 +110,6 @@ int main(int argc, char** argv) {
   bool run_list = false;
   run->add_flag("--list-kernels", run_list, "List kernels, shapes and backends, then exit");
 
-  kbench::cli::worker_command w;
-  auto* worker = app.add_subcommand("worker", "One kernel x shape for `kbench run` (internal)");
-  worker->group("");  // hidden from --help
-  worker->add_option("--kernel", w.kernel)->required();
-  worker->add_option("--shape-index", w.shape_index)->required();
-  worker->add_option("--backend", w.backend);
-  worker->add_option("--seed", w.seed);
-  worker->add_option("--atol", w.atol);
-  worker->add_option("--rtol", w.rtol);
-  worker->add_option("--impl", w.impls)->delimiter(',');
-  worker->add_option("--target-ms", w.target_ms);
-  worker->add_option("--phase", w.phase);
-  worker->add_option("--config", w.configs);
-  worker->add_option("--incumbent-ms", w.incumbent_ms);
-  worker->add_option("--retime-within", w.retime_within);
-  worker->add_option("--give-up-above", w.give_up_above);
-  worker->add_option("--time-limit", w.time_limit_s,
-                     "Seconds the caller waits; long calls are timed fewer times to fit");
-  worker->add_flag("--serve", w.serve);
-  worker->add_option("--triad-stores", w.triad_stores,
-                     "A large shape also times a STREAM triad with these stores (normal, non-temporal)");
-  worker->add_option("--triad-min-bytes", w.triad_min_bytes, "Bytes per call from which a shape is large");
-
   kbench::cli::calibrate_command c;
   auto* calibrate =
       app.add_subcommand("calibrate", "Peak memory bandwidth of a device (STREAM copy and triad), cached");
@@ -161,7 +143,6 @@ int main(int argc, char** argv) {
       return kbench::cli::measure(m);
     }
     if (*run) return run_list ? kbench::cli::list_kernels() : kbench::cli::run(r);
-    if (*worker) return kbench::cli::worker(w);
     if (*calibrate) return kbench::cli::calibrate(c);
     for (const auto& [sub, run_it] : registered) {
       if (*sub) return run_it();

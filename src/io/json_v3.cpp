@@ -108,22 +108,31 @@ std::string validate_records(const nlohmann::json& doc) {
   return {};
 }
 
-void append_records(const std::filesystem::path& path, const nlohmann::json& records) {
-  nlohmann::json all = nlohmann::json::array();
-  if (std::filesystem::exists(path)) {
-    std::ifstream in(path);
-    std::stringstream text;
-    text << in.rdbuf();
-    nlohmann::json existing = nlohmann::json::parse(text.str(), nullptr, /*allow_exceptions=*/false);
-    if (existing.is_discarded()) {
-      KBENCH_THROW("{} exists and is not valid JSON; refusing to overwrite it", path.string());
-    }
-    if (std::string why = validate_records(existing); !why.empty()) {
-      KBENCH_THROW("{} exists and is not a list of v3 records ({}); refusing to overwrite it", path.string(),
-                   why);
-    }
-    all = std::move(existing);
+namespace {
+/// The records in `path`: an empty list when it does not exist; throws when it is not a list of v3 records.
+nlohmann::json existing_records(const std::filesystem::path& path) {
+  if (!std::filesystem::exists(path)) return nlohmann::json::array();
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  nlohmann::json existing = nlohmann::json::parse(text.str(), nullptr, /*allow_exceptions=*/false);
+  if (existing.is_discarded()) {
+    KBENCH_THROW("{} exists and is not valid JSON; refusing to overwrite it", path.string());
   }
+  if (std::string why = validate_records(existing); !why.empty()) {
+    KBENCH_THROW("{} exists and is not a list of v3 records ({}); refusing to overwrite it", path.string(),
+                 why);
+  }
+  return existing;
+}
+}  // namespace
+
+void check_appendable(const std::filesystem::path& path) {
+  (void)existing_records(path);
+}
+
+void append_records(const std::filesystem::path& path, const nlohmann::json& records) {
+  nlohmann::json all = existing_records(path);
   for (const auto& r : records) all.push_back(r);
   write_file_atomically(path, all.dump(2) + "\n");
 }

@@ -36,6 +36,11 @@ struct record_context {
 /// Why `doc` is not a list of v3 records (empty string when it is).
 [[nodiscard]] std::string validate_records(const nlohmann::json& doc);
 
+/// Throws kbench::error saying why when `path` exists and is not a list of v3 records: what a command checks
+/// before it measures anything, so that it never overwrites a file it did not write (append_records checks
+/// again).
+void check_appendable(const std::filesystem::path& path);
+
 /// Appends `records` to the JSON list in `path`, creating it if absent. An existing file that is not a valid
 /// list of v3 records is never touched: throws kbench::error saying why. The file is replaced atomically
 /// (written beside it, flushed, renamed), so a crash never leaves it half-written.

@@ -1,0 +1,22 @@
+#pragma once
+// The worker end of the suite's process protocol. `kbench run` times every kernel x shape, and tuning runs
+// every trial, in a fresh process of the same program (suite.hpp, tune_shape.hpp start `argv[0] worker
+// ...`); this is what such a process runs. A program that runs the suite or tunes with this library calls
+// worker_main first thing in main.
+//
+// **Example**:
+//   int main(int argc, char** argv) {
+//     if (const auto status = kbench::runner::worker_main(argc, argv)) return *status;
+//     ...
+//   }
+
+#include <optional>
+
+namespace kbench::runner {
+
+/// When argv[1] is "worker": parses the worker's arguments, runs one kernel x shape (its result as one JSON
+/// line on standard output), one tuning trial, or, with --serve, the trials read from standard input, and
+/// returns the exit status (2 for bad arguments, 1 for an error). Otherwise nullopt: not a worker.
+[[nodiscard]] std::optional<int> worker_main(int argc, char** argv);
+
+}  // namespace kbench::runner
