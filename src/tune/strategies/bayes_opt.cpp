@@ -16,6 +16,9 @@
 
 #include "strategies.hpp"
 
+#include <Eigen/Cholesky>
+#include <Eigen/Core>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -196,34 +199,27 @@ class bayes_opt final : public strategy {
   }
 
   // Log marginal likelihood of the standardized targets under per-parameter length scales `lengths`
-  // (constants dropped): -y^T K^-1 y / 2 - log det(L).
+  // (constants dropped): -y^T K^-1 y / 2 - log det(L), with L the Cholesky factor of K (Eigen's LLT). A K
+  // that is not positive definite (rounding, near-duplicate configs) has no likelihood: -inf, never picked.
   [[nodiscard]] double log_likelihood(const std::vector<std::vector<double>>& x, const std::vector<double>& y,
                                       const std::vector<double>& lengths, double noise_variance) const {
-    const std::size_t n = y.size();
-    std::vector<double> l(n * n, 0.0);
-    for (std::size_t i = 0; i < n; ++i) {
-      for (std::size_t k = 0; k <= i; ++k) {
+    const auto n = static_cast<Eigen::Index>(y.size());
+    Eigen::MatrixXd k(n, n);
+    for (Eigen::Index i = 0; i < n; ++i) {
+      for (Eigen::Index j = 0; j <= i; ++j) {
         double r2 = 0;
         for (std::size_t d = 0; d < m_dims.size(); ++d) {
-          const double delta = (x[i][d] - x[k][d]) / lengths[d];
+          const double delta =
+              (x[static_cast<std::size_t>(i)][d] - x[static_cast<std::size_t>(j)][d]) / lengths[d];
           r2 += delta * delta;
         }
-        double s = matern52(r2) + (i == k ? noise_variance : 0.0);
-        for (std::size_t m = 0; m < k; ++m) s -= l[i * n + m] * l[k * n + m];
-        l[i * n + k] = i == k ? std::sqrt(std::max(s, 1e-9)) : s / l[k * n + k];
+        k(i, j) = matern52(r2) + (i == j ? noise_variance : 0.0);
       }
     }
-    double quad = 0;
-    double log_det = 0;
-    std::vector<double> z(n);
-    for (std::size_t i = 0; i < n; ++i) {
-      double s = y[i];
-      for (std::size_t m = 0; m < i; ++m) s -= l[i * n + m] * z[m];
-      z[i] = s / l[i * n + i];
-      quad += z[i] * z[i];
-      log_det += std::log(l[i * n + i]);
-    }
-    return -0.5 * quad - log_det;
+    const Eigen::LLT<Eigen::MatrixXd, Eigen::Lower> llt(k);
+    if (llt.info() != Eigen::Success) return -std::numeric_limits<double>::infinity();
+    const Eigen::VectorXd z = llt.matrixL().solve(Eigen::Map<const Eigen::VectorXd>(y.data(), n));
+    return -0.5 * z.squaredNorm() - llt.matrixLLT().diagonal().array().log().sum();
   }
 
   // Maximizes the marginal likelihood over per-parameter length scales (automatic relevance determination):
