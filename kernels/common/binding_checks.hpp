@@ -7,10 +7,12 @@
 #include <kbench/suite/kernel.hpp>
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace kbench::kernels {
 
@@ -41,6 +43,15 @@ inline void check_inputs(const kernel_args& args, std::string_view where,
                    bytes[i]);
     }
   }
+}
+
+/// args.shape as a non-empty [M, N] (rows, columns); throws otherwise.
+[[nodiscard]] inline std::pair<std::int64_t, std::int64_t> matrix_shape(const kernel_args& args,
+                                                                        std::string_view where) {
+  if (args.shape.size() != 2 || args.shape[0] <= 0 || args.shape[1] <= 0) {
+    KBENCH_THROW("{}: shape {} is not a non-empty [M, N]", where, to_string(args.shape));
+  }
+  return {args.shape[0], args.shape[1]};
 }
 
 /// [bytes] of `count` float32 values.

@@ -67,4 +67,19 @@ struct cuda_elementwise {
   };
 }
 
+/// Binds a gated linear unit (geglu, swiglu: kernels/common/gated_rows.cu after the kernel's gate) called
+/// `name` for out [M, N] from x [M, 2N].
+[[nodiscard]] inline launcher bind_gated_rows_cuda(const kernel_args& args, std::string_view name,
+                                                   const char* source) {
+  const auto [rows, cols] = matrix_shape(args, fmt::format("{}/cuda", name));  // an input row holds 2N
+  return bind_elementwise_cuda(args, {.name = name,
+                                      .source = source,
+                                      .entry = "gated_rows_f32",
+                                      .input_bytes = {float_bytes(2 * rows * cols)},
+                                      .output_bytes = float_bytes(rows * cols),
+                                      .scalars = {rows, cols},
+                                      .row_elements = cols,
+                                      .rows = rows});
+}
+
 }  // namespace kbench::kernels

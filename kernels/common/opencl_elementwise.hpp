@@ -85,4 +85,20 @@ struct opencl_elementwise {
   };
 }
 
+/// Binds a gated linear unit (geglu, swiglu: kernels/common/gated_rows.cl after the kernel's gate) called
+/// `name` for out [M, N] from x [M, 2N]: a 2-D launch, vectors of a row x rows.
+[[nodiscard]] inline launcher bind_gated_rows_opencl(const kernel_args& args, std::string_view name,
+                                                     const char* source) {
+  const auto [rows, cols] = matrix_shape(args, fmt::format("{}/opencl", name));  // an input row holds 2N
+  return bind_elementwise_opencl(args, {.name = name,
+                                        .source = source,
+                                        .entry = "gated_rows",
+                                        .input_bytes = {float_bytes(2 * rows * cols)},
+                                        .output_bytes = float_bytes(rows * cols),
+                                        .scalars = {cols},
+                                        .row_elements = cols,
+                                        .rows = rows,
+                                        .default_wg = 64});
+}
+
 }  // namespace kbench::kernels
