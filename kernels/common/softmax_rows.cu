@@ -7,13 +7,6 @@
 // defines): BLOCK = threads per block, a multiple of 32 up to 1024. expf rather than __expf: the result has
 // to match the torch reference to ~1e-6 relative (expf: 2 ulp).
 
-#ifndef BLOCK
-#define BLOCK 256
-#endif
-#if BLOCK < 32 || BLOCK > 1024 || BLOCK % 32 != 0
-#error "BLOCK must be a multiple of 32 from 32 to 1024"
-#endif
-
 #define KB_WARPS (BLOCK / 32)
 
 // Merges the partial (mb, sb) into (m, s); an empty partial (max -INFINITY) must not produce

@@ -5,12 +5,6 @@
 // element contributes 0 to the sum. Config (build defines): BLOCK = threads per block, a multiple of 32 up to
 // 1024.
 
-#ifndef BLOCK
-#define BLOCK 256
-#endif
-#if BLOCK < 32 || BLOCK > 1024 || BLOCK % 32 != 0
-#error "BLOCK must be a multiple of 32 from 32 to 1024"
-#endif
 #ifndef EPS
 #define EPS 1e-6f
 #endif
