@@ -21,7 +21,7 @@ std::string speedup_panel(const kernel_view& k) {
   svg::bar_chart chart;
   chart.reference = 1;
   chart.reference_label = "torch = 1x";
-  chart.log_scale = true;  // a ratio: 0.5x and 2x are equally far from 1x, and 1000x still fits
+  chart.log_scale = true;  // a ratio: halving and doubling lie equally far from 1, and large ones still fit
   chart.tick_suffix = "x";
   chart.width = 560;
   chart.aria_label = fmt::format("{}: speedup vs torch per shape", k.name);
