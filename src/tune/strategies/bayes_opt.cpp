@@ -11,13 +11,12 @@
 //   (coordinate search over a grid) at geometrically spaced numbers of evaluations.
 // - Acquisition: expected improvement over every unvisited candidate.
 // - Start: the default config, then random configs (a few, scaled to the budget).
-// - Cost: the posterior over all N candidates is updated incrementally, O(N n) per evaluation for n
-//   observations; spaces larger than max_pool use a fixed random pool of candidates (and random fallbacks).
+// - Cost: the posterior over all N candidates is updated incrementally (pool_posterior), O(N n) per
+//   evaluation for n observations; spaces larger than max_pool use a fixed random pool of candidates, to
+//   which the observed configs are added.
 
+#include "gaussian_process.hpp"
 #include "strategies.hpp"
-
-#include <Eigen/Cholesky>
-#include <Eigen/Core>
 
 #include <algorithm>
 #include <cmath>
@@ -32,16 +31,9 @@ constexpr std::size_t max_pool = 16384;  // candidates kept with an incremental 
 constexpr double noise = 1e-3;           // [standardized log-time variance] jitter plus timing noise
 constexpr std::size_t refit_every = 10;  // evaluations between length-scale refits
 // Observations in the model; beyond it the model stays as it is (its ranking still picks the next configs),
-// which bounds memory (2 x pool x cap doubles) and time for searches with large budgets.
+// which bounds memory (pool x cap doubles) and time for searches with large budgets.
 constexpr std::size_t model_cap = 400;
 constexpr double length_grid[] = {0.1, 0.2, 0.35, 0.6, 1.0, 2.0, 5.0};  // [scaled index units]
-
-// Matern 5/2 of the squared distance in length-scale units.
-double matern52(double r2) {
-  const double r = std::sqrt(r2);
-  const double s5r = std::sqrt(5.0) * r;
-  return (1 + s5r + 5.0 / 3.0 * r * r) * std::exp(-s5r);
-}
 
 double normal_pdf(double z) {
   return std::exp(-0.5 * z * z) / std::sqrt(2 * std::numbers::pi);
@@ -80,34 +72,31 @@ class bayes_opt final : public strategy {
       }
       return random_unproposed();
     }
-    if (m_observed.size() >= m_next_refit && m_factor.size() < model_cap) {
+    if (m_observed.size() >= m_next_refit && m_posterior.observations() < model_cap) {
       refit();
       // Refits get dearer as observations grow (O(n^3) per likelihood, O(N n^2) to rebuild): space them
       // geometrically.
       m_next_refit = m_observed.size() + std::max(refit_every, m_observed.size() / 3);
     }
-    // Posterior mean = k*^T K^-1 y, variance = 1 - |L^-1 k*|^2, with y standardized.
     const std::vector<double> y = standardized_targets();
-    const std::vector<double> alpha = solve(y);
     double best = std::numeric_limits<double>::infinity();
     for (std::size_t j = 0; j < y.size(); ++j) {
       if (m_ok[j]) best = std::min(best, y[j]);
     }
     if (best == std::numeric_limits<double>::infinity()) return random_unproposed();
-    const std::size_t n = m_pool.size();
+    std::vector<std::size_t> candidates;
+    for (std::size_t i = 0; i < m_pool.size(); ++i) {
+      if (!was_proposed(m_pool[i])) candidates.push_back(i);
+    }
+    // Expected improvement of the predicted y (the latent value plus noise) over the best observed.
+    const std::vector<double> mean = m_posterior.means(candidates, m_posterior.whiten(y));
     double best_ei = -1;
     std::optional<config_id> pick;
-    for (std::size_t i = 0; i < n; ++i) {
-      if (was_proposed(m_pool[i])) continue;
-      double mean = 0;
-      double explained = 0;
-      for (std::size_t j = 0; j < y.size(); ++j) {
-        mean += m_kstar[j][i] * alpha[j];
-        explained += m_v[j][i] * m_v[j][i];
-      }
-      const double sd = std::sqrt(std::max(1.0 + noise - explained, 1e-12));
-      const double z = (best - mean) / sd;
-      const double ei = (best - mean) * normal_cdf(z) + sd * normal_pdf(z);
+    for (std::size_t c = 0; c < candidates.size(); ++c) {
+      const std::size_t i = candidates[c];
+      const double sd = std::sqrt(std::max(1.0 + noise - m_posterior.explained(i), 1e-12));
+      const double z = (best - mean[c]) / sd;
+      const double ei = (best - mean[c]) * normal_cdf(z) + sd * normal_pdf(z);
       if (ei > best_ei) {
         best_ei = ei;
         pick = m_pool[i];
@@ -125,7 +114,13 @@ class bayes_opt final : public strategy {
     if (ok && (m_best_ok < 0 || m_log_time.back() < m_log_time[static_cast<std::size_t>(m_best_ok)])) {
       m_best_ok = static_cast<std::ptrdiff_t>(m_observed.size() - 1);
     }
-    if (m_factor.size() < model_cap) append_to_factor(m_observed.size() - 1);
+    if (m_posterior.observations() < model_cap) {
+      if (m_in_pool[result.id] < 0) add_to_pool(result.id);
+      const auto at = static_cast<std::size_t>(m_in_pool[result.id]);
+      std::vector<double> column(m_pool.size());
+      for (std::size_t i = 0; i < column.size(); ++i) column[i] = kernel(i, at, m_lengths);
+      m_posterior.add_observation(at, 1.0 + noise, std::move(column));
+    }
   }
 
   void add_to_pool(config_id id) {
@@ -133,104 +128,64 @@ class bayes_opt final : public strategy {
     m_pool.push_back(id);
     const auto c = space().coordinates(id);
     for (const std::size_t d : m_dims) {
-      m_features.push_back(feature(d, c[d]));
+      m_features.push_back(static_cast<double>(c[d]) /
+                           static_cast<double>(space().parameters()[d].size() - 1));
     }
-  }
-
-  [[nodiscard]] double feature(std::size_t d, std::uint32_t index) const {
-    return static_cast<double>(index) / static_cast<double>(space().parameters()[d].size() - 1);
-  }
-
-  [[nodiscard]] std::vector<double> features_of(config_id id) const {
-    std::vector<double> f;
-    const auto c = space().coordinates(id);
-    for (const std::size_t d : m_dims) {
-      f.push_back(feature(d, c[d]));
+    const std::size_t i = m_pool.size() - 1;
+    const std::span<const std::size_t> observed = m_posterior.observed_at();
+    std::vector<double> kernel_to_observations(observed.size());
+    for (std::size_t j = 0; j < observed.size(); ++j) {
+      kernel_to_observations[j] = kernel(i, observed[j], m_lengths);
     }
-    return f;
+    m_posterior.add_candidate(kernel_to_observations);
   }
 
-  [[nodiscard]] double kernel(const double* a, const double* b) const {
+  // Matern 5/2 between pool positions a and b with per-parameter length scales.
+  [[nodiscard]] double kernel(std::size_t a, std::size_t b, const std::vector<double>& lengths) const {
+    const std::size_t dims = m_dims.size();
+    const double* fa = &m_features[a * dims];
+    const double* fb = &m_features[b * dims];
     double r2 = 0;
-    for (std::size_t d = 0; d < m_dims.size(); ++d) {
-      const double delta = (a[d] - b[d]) / m_lengths[d];
+    for (std::size_t d = 0; d < dims; ++d) {
+      const double delta = (fa[d] - fb[d]) / lengths[d];
       r2 += delta * delta;
     }
     return matern52(r2);
   }
 
-  // Adds observation j (all earlier ones are in the factor): a new row of the Cholesky factor L of
-  // K + noise I, the kernel column k(candidates, x_j) and v_j = row j of L^-1 k(x_j, candidates).
-  void append_to_factor(std::size_t j) {
-    const std::vector<double> xj = features_of(m_observed[j]);
-    std::vector<double> row(j + 1);
-    for (std::size_t i = 0; i < j; ++i) {
-      const std::vector<double> xi = features_of(m_observed[i]);
-      double s = kernel(xi.data(), xj.data());
-      for (std::size_t k = 0; k < i; ++k) s -= m_factor[i][k] * row[k];
-      row[i] = s / m_factor[i][i];
-    }
-    double diag = 1.0 + noise;
-    for (std::size_t k = 0; k < j; ++k) diag -= row[k] * row[k];
-    row[j] = std::sqrt(std::max(diag, 1e-9));
-    m_factor.push_back(std::move(row));
-    const std::vector<double>& l = m_factor.back();
-
-    const std::size_t n = m_pool.size();
-    const std::size_t dims = m_dims.size();
-    std::vector<double> kstar(n);
-    std::vector<double> v(n);
+  // Log marginal likelihood of the standardized targets y of the observations under per-parameter length
+  // scales (constants dropped): -y^T K^-1 y / 2 - log det(L), with L the Cholesky factor of K. A K that is
+  // not positive definite (rounding, near-duplicate configs) has no likelihood: -inf, never picked.
+  [[nodiscard]] double log_likelihood(const std::vector<double>& y,
+                                      const std::vector<double>& lengths) const {
+    const std::size_t n = y.size();
+    const std::span<const std::size_t> at = m_posterior.observed_at();
+    std::vector<double> k(n * n);
     for (std::size_t i = 0; i < n; ++i) {
-      kstar[i] = kernel(&m_features[i * dims], xj.data());
-      double s = kstar[i];
-      for (std::size_t k = 0; k < j; ++k) s -= l[k] * m_v[k][i];
-      v[i] = s / l[j];
+      for (std::size_t j = 0; j < i; ++j) k[i * n + j] = kernel(at[i], at[j], lengths);
+      k[i * n + i] = 1.0 + noise;
     }
-    m_kstar.push_back(std::move(kstar));
-    m_v.push_back(std::move(v));
-  }
-
-  // Rebuilds the factor and the candidate columns for the current length scale.
-  void rebuild() {
-    m_factor.clear();
-    m_kstar.clear();
-    m_v.clear();
-    for (std::size_t j = 0; j < std::min(m_observed.size(), model_cap); ++j) append_to_factor(j);
-  }
-
-  // Log marginal likelihood of the standardized targets under per-parameter length scales `lengths`
-  // (constants dropped): -y^T K^-1 y / 2 - log det(L), with L the Cholesky factor of K (Eigen's LLT). A K
-  // that is not positive definite (rounding, near-duplicate configs) has no likelihood: -inf, never picked.
-  [[nodiscard]] double log_likelihood(const std::vector<std::vector<double>>& x, const std::vector<double>& y,
-                                      const std::vector<double>& lengths, double noise_variance) const {
-    const auto n = static_cast<Eigen::Index>(y.size());
-    Eigen::MatrixXd k(n, n);
-    for (Eigen::Index i = 0; i < n; ++i) {
-      for (Eigen::Index j = 0; j <= i; ++j) {
-        double r2 = 0;
-        for (std::size_t d = 0; d < m_dims.size(); ++d) {
-          const double delta =
-              (x[static_cast<std::size_t>(i)][d] - x[static_cast<std::size_t>(j)][d]) / lengths[d];
-          r2 += delta * delta;
-        }
-        k(i, j) = matern52(r2) + (i == j ? noise_variance : 0.0);
-      }
+    std::vector<double> l;
+    if (!lower_cholesky(k, n, l)) return -std::numeric_limits<double>::infinity();
+    double quad = 0;
+    double log_det = 0;
+    std::vector<double> z(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      double s = y[i];
+      for (std::size_t m = 0; m < i; ++m) s -= l[i * n + m] * z[m];
+      z[i] = s / l[i * n + i];
+      quad += z[i] * z[i];
+      log_det += std::log(l[i * n + i]);
     }
-    const Eigen::LLT<Eigen::MatrixXd, Eigen::Lower> llt(k);
-    if (llt.info() != Eigen::Success) return -std::numeric_limits<double>::infinity();
-    const Eigen::VectorXd z = llt.matrixL().solve(Eigen::Map<const Eigen::VectorXd>(y.data(), n));
-    return -0.5 * z.squaredNorm() - llt.matrixLLT().diagonal().array().log().sum();
+    return -0.5 * quad - log_det;
   }
 
   // Maximizes the marginal likelihood over per-parameter length scales (automatic relevance determination):
-  // coordinate search over a grid, one parameter at a time, two sweeps.
+  // coordinate search over a grid, one parameter at a time, two sweeps; then rebuilds the posterior.
   void refit() {
     const std::vector<double> y = standardized_targets();
-    const std::size_t n = y.size();
-    std::vector<std::vector<double>> x(n);
-    for (std::size_t i = 0; i < n; ++i) x[i] = features_of(m_observed[i]);
     std::vector<double> lengths = m_lengths;
-    double best = log_likelihood(x, y, lengths, m_noise);
+    double best = log_likelihood(y, lengths);
     for (int sweep = 0; sweep < 2; ++sweep) {
       for (std::size_t d = 0; d < m_dims.size(); ++d) {
         const double own = lengths[d];
@@ -238,7 +193,7 @@ class bayes_opt final : public strategy {
         for (const double length : length_grid) {
           if (length == own) continue;
           lengths[d] = length;
-          const double likelihood = log_likelihood(x, y, lengths, m_noise);
+          const double likelihood = log_likelihood(y, lengths);
           if (likelihood > best) {
             best = likelihood;
             pick = length;
@@ -247,69 +202,40 @@ class bayes_opt final : public strategy {
         lengths[d] = pick;
       }
     }
-    if (lengths != m_lengths) {
-      m_lengths = lengths;
-      rebuild();
-    }
+    if (lengths == m_lengths) return;
+    m_lengths = lengths;
+    m_posterior.rebuild(1.0 + noise, [this](std::size_t at, std::span<double> column) {
+      for (std::size_t i = 0; i < column.size(); ++i) column[i] = kernel(i, at, m_lengths);
+    });
   }
 
-  // log(time) of each observation in the model, failures at the slowest time seen, standardized to mean 0,
-  // sd 1.
+  // log(time) of each observation in the model, failures at the slowest time seen, standardized.
   [[nodiscard]] std::vector<double> standardized_targets() const {
-    const std::size_t n = m_factor.size();
+    const std::size_t n = m_posterior.observations();
     double worst = -std::numeric_limits<double>::infinity();
     for (std::size_t j = 0; j < n; ++j) {
       if (m_ok[j]) worst = std::max(worst, m_log_time[j]);
     }
     std::vector<double> y(n);
-    double mean = 0;
-    for (std::size_t j = 0; j < n; ++j) {
-      y[j] = m_ok[j] ? m_log_time[j] : worst;
-      mean += y[j];
-    }
-    mean /= static_cast<double>(n);
-    double var = 0;
-    for (const double v : y) var += (v - mean) * (v - mean);
-    const double sd = std::sqrt(var / static_cast<double>(n));
-    for (double& v : y) v = sd > 0 ? (v - mean) / sd : 0.0;
+    for (std::size_t j = 0; j < n; ++j) y[j] = m_ok[j] ? m_log_time[j] : worst;
+    standardize(y);
     return y;
-  }
-
-  // K^-1 y through the Cholesky factor.
-  [[nodiscard]] std::vector<double> solve(const std::vector<double>& y) const {
-    const std::size_t n = y.size();
-    std::vector<double> z(n);
-    for (std::size_t i = 0; i < n; ++i) {
-      double s = y[i];
-      for (std::size_t k = 0; k < i; ++k) s -= m_factor[i][k] * z[k];
-      z[i] = s / m_factor[i][i];
-    }
-    for (std::size_t i = n; i-- > 0;) {
-      double s = z[i];
-      for (std::size_t k = i + 1; k < n; ++k) s -= m_factor[k][i] * z[k];
-      z[i] = s / m_factor[i][i];
-    }
-    return z;
   }
 
   std::vector<std::size_t> m_dims;  // parameters with more than one value (the others carry no information)
   std::size_t m_initial = 0;        // random evaluations before the surrogate is used
   std::vector<double> m_lengths;    // Matern length scale per parameter in m_dims [scaled index units]
-  double m_noise = noise;
   std::size_t m_next_refit = 0;
 
   std::vector<config_id> m_pool;          // candidates with an incremental posterior
   std::vector<std::ptrdiff_t> m_in_pool;  // id -> position in m_pool, -1 when absent
-  std::vector<double> m_features;         // m_pool.size() x m_dims.size()
+  std::vector<double> m_features;         // m_pool.size() x m_dims.size(): value index scaled to [0, 1]
+  pool_posterior m_posterior;             // over m_pool; its observations are the first model_cap
 
   std::vector<config_id> m_observed;
   std::vector<bool> m_ok;
   std::vector<double> m_log_time;  // log([ms]); unused when !ok
   std::ptrdiff_t m_best_ok = -1;
-
-  std::vector<std::vector<double>> m_factor;  // Cholesky rows: m_factor[i] has i + 1 entries
-  std::vector<std::vector<double>> m_kstar;   // m_kstar[j][i] = k(candidate i, observation j)
-  std::vector<std::vector<double>> m_v;       // m_v[j][i] = (L^-1 k(observations, candidate i))_j
 };
 
 }  // namespace

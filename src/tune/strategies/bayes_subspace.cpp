@@ -32,10 +32,8 @@
 // plus O(N n^2) to rebuild after a refit; a fit is O(n^3) per iteration. Spaces larger than max_pool keep a
 // fixed random pool of candidates, to which subspaces and observed configs are added.
 
+#include "gaussian_process.hpp"
 #include "strategies.hpp"
-
-#include <Eigen/Cholesky>
-#include <Eigen/Core>
 
 #include <algorithm>
 #include <bit>
@@ -81,33 +79,8 @@ constexpr double prior_noise_sd = 1.5;
 constexpr double prior_signal_sd = 1.0;
 constexpr double prior_mix_sd = 1.5;
 constexpr double noise_floor = 1e-4;
-const double sqrt5 = std::sqrt(5.0);
-
-// Matern 5/2 of the squared distance in length-scale units, and its derivative factor: with
-// f(r2) = matern52(r2), d f / d log(l_d) = matern52_slope(r2) * delta_d^2 / l_d^2.
-double matern52(double r2) {
-  const double r = std::sqrt(r2);
-  return (1 + sqrt5 * r + 5.0 / 3.0 * r2) * std::exp(-sqrt5 * r);
-}
-double matern52_slope(double r2) {
-  const double r = std::sqrt(r2);
-  return 5.0 / 3.0 * (1 + sqrt5 * r) * std::exp(-sqrt5 * r);
-}
-
 double sigmoid(double x) {
   return 1 / (1 + std::exp(-x));
-}
-
-// Lower Cholesky factor of the row-major n x n matrix `a` (lower triangle read) in `l` (Eigen's LLT); false
-// if not positive definite or a pivot (L_ii^2) is at most 1e-12, where the caller adds jitter.
-bool cholesky(const std::vector<double>& a, std::size_t n, std::vector<double>& l) {
-  using row_major = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-  const auto size = static_cast<Eigen::Index>(n);
-  const Eigen::LLT<row_major, Eigen::Lower> llt(Eigen::Map<const row_major>(a.data(), size, size));
-  if (llt.info() != Eigen::Success) return false;
-  Eigen::Map<row_major> factor(l.data(), size, size);
-  factor = llt.matrixL();
-  return (factor.diagonal().array().square() > 1e-12).all();
 }
 
 enum class subspace {
@@ -186,7 +159,7 @@ class bayes_subspace final : public strategy {
     if (ok && (m_best < 0 || m_log_time.back() < m_log_time[static_cast<std::size_t>(m_best)])) {
       m_best = static_cast<std::ptrdiff_t>(m_observed.size() - 1);
     }
-    if (m_factor.size() < model_cap) {
+    if (m_posterior.observations() < model_cap) {
       ensure_in_pool(result.id);
       append_to_factor();
     }
@@ -324,18 +297,12 @@ class bayes_subspace final : public strategy {
     if (candidates.empty() || std::find(m_ok.begin(), m_ok.end(), true) == m_ok.end()) return std::nullopt;
     const std::vector<double> y = standardized_targets();
     // Posterior mean = v^T beta with beta = L^-1 y; variance = s2 - |v|^2, v = L^-1 k(observations, x).
-    const std::vector<double> beta = forward_solve(y);
-    std::vector<double> mean(candidates.size(), 0.0);
-    for (std::size_t j = 0; j < beta.size(); ++j) {
-      const double b = beta[j];
-      const double* v = m_v[j].data();
-      for (std::size_t c = 0; c < candidates.size(); ++c) mean[c] += v[candidates[c]] * b;
-    }
+    const std::vector<double> mean = m_posterior.means(candidates, m_posterior.whiten(y));
     double lowest = std::numeric_limits<double>::infinity();
     std::optional<config_id> pick;
     for (std::size_t c = 0; c < candidates.size(); ++c) {
       const std::size_t i = candidates[c];
-      const double sd = std::sqrt(std::max(m_signal - m_explained[i], 1e-12));
+      const double sd = std::sqrt(std::max(m_signal - m_posterior.explained(i), 1e-12));
       const double bound = mean[c] - kappa * sd - (m_preferred_shape[i] ? preferred_shape_bonus : 0.0);
       if (bound < lowest) {
         lowest = bound;
@@ -384,24 +351,17 @@ class bayes_subspace final : public strategy {
                                            : static_cast<double>(c[d]) / static_cast<double>(p.size() - 1));
       }
     }
-    m_explained.push_back(0.0);
     m_preferred_shape.push_back(has_preferred_block_shape(id));
-    for (std::vector<double>& row : m_v) row.push_back(0.0);
+    const std::size_t i = m_pool.size() - 1;
+    const std::span<const std::size_t> observed = m_posterior.observed_at();
+    std::vector<double> kernel_to_observations(observed.size());
+    for (std::size_t j = 0; j < observed.size(); ++j) kernel_to_observations[j] = kernel(i, observed[j]);
+    m_posterior.add_candidate(kernel_to_observations);
   }
 
-  // A config outside the pool (large spaces) joins it with its column of L^-1 k(observations, x).
+  // A config outside the pool (large spaces) joins it.
   void ensure_in_pool(config_id id) {
-    if (m_in_pool[id] >= 0) return;
-    add_to_pool(id);
-    const std::size_t i = m_pool.size() - 1;
-    double explained = 0;
-    for (std::size_t j = 0; j < m_factor.size(); ++j) {
-      double s = kernel(i, static_cast<std::size_t>(m_in_pool[m_observed[j]]));
-      for (std::size_t k = 0; k < j; ++k) s -= m_factor[j][k] * m_v[k][i];
-      m_v[j][i] = s / m_factor[j][j];
-      explained += m_v[j][i] * m_v[j][i];
-    }
-    m_explained[i] = explained;
+    if (m_in_pool[id] < 0) add_to_pool(id);
   }
 
   // Squared distances in length-scale units within the block-size group (a) and the others (b).
@@ -426,67 +386,27 @@ class bayes_subspace final : public strategy {
     return m_signal * (m_mix * (ka + kb) / 2 + (1 - m_mix) * ka * kb);
   }
 
-  // Adds the newest observation j to the model: row j of the Cholesky factor L of K + noise I (the earlier
-  // rows are kept) and v_j = row j of L^-1 k(observations, candidates).
+  // Adds the newest observation to the model.
   void append_to_factor() {
-    const std::size_t j = m_factor.size();
-    const auto pj = static_cast<std::size_t>(m_in_pool[m_observed[j]]);
-    std::vector<double> row(j + 1);
-    double diag = m_signal + m_noise;
-    for (std::size_t k = 0; k < j; ++k) {
-      row[k] = m_v[k][pj];
-      diag -= row[k] * row[k];
-    }
-    row[j] = std::sqrt(std::max(diag, 1e-10));
-    const std::size_t n = m_pool.size();
-    std::vector<double> v(n);
-    for (std::size_t i = 0; i < n; ++i) v[i] = kernel(i, pj);
-    for (std::size_t k = 0; k < j; ++k) {  // row by row: contiguous, vectorizable
-      const double r = row[k];
-      const double* vk = m_v[k].data();
-      for (std::size_t i = 0; i < n; ++i) v[i] -= r * vk[i];
-    }
-    const double inverse = 1 / row[j];
-    for (std::size_t i = 0; i < n; ++i) {
-      v[i] *= inverse;
-      m_explained[i] += v[i] * v[i];
-    }
-    m_factor.push_back(std::move(row));
-    m_v.push_back(std::move(v));
+    const auto at = static_cast<std::size_t>(m_in_pool[m_observed[m_posterior.observations()]]);
+    std::vector<double> column(m_pool.size());
+    for (std::size_t i = 0; i < column.size(); ++i) column[i] = kernel(i, at);
+    m_posterior.add_observation(at, m_signal + m_noise, std::move(column));
   }
 
   // Speed relative to the fastest config seen, -t_best / t (failures: the slowest seen), standardized to
   // mean 0 and sd 1, for the observations in the model.
   [[nodiscard]] std::vector<double> standardized_targets() const {
-    const std::size_t n = m_factor.size();
+    const std::size_t n = m_posterior.observations();
     const double fastest = m_log_time[static_cast<std::size_t>(m_best)];
     double slowest = fastest;
     for (std::size_t j = 0; j < m_log_time.size(); ++j) {
       if (m_ok[j]) slowest = std::max(slowest, m_log_time[j]);
     }
     std::vector<double> y(n);
-    double mean = 0;
-    for (std::size_t j = 0; j < n; ++j) {
-      y[j] = -std::exp(fastest - (m_ok[j] ? m_log_time[j] : slowest));
-      mean += y[j];
-    }
-    mean /= static_cast<double>(n);
-    double variance = 0;
-    for (const double v : y) variance += (v - mean) * (v - mean);
-    const double sd = std::sqrt(variance / static_cast<double>(n));
-    for (double& v : y) v = sd > 0 ? (v - mean) / sd : 0.0;
+    for (std::size_t j = 0; j < n; ++j) y[j] = -std::exp(fastest - (m_ok[j] ? m_log_time[j] : slowest));
+    standardize(y);
     return y;
-  }
-
-  // L^-1 y.
-  [[nodiscard]] std::vector<double> forward_solve(const std::vector<double>& y) const {
-    std::vector<double> z(y.size());
-    for (std::size_t i = 0; i < y.size(); ++i) {
-      double s = y[i];
-      for (std::size_t k = 0; k < i; ++k) s -= m_factor[i][k] * z[k];
-      z[i] = s / m_factor[i][i];
-    }
-    return z;
   }
 
   // Maximum a posteriori hyperparameters by iRprop- on the log posterior and its analytic gradient, then a
@@ -554,7 +474,7 @@ class bayes_subspace final : public strategy {
           }
         }
       }
-      if (!cholesky(kmat, n, l)) return -std::numeric_limits<double>::infinity();
+      if (!lower_cholesky(kmat, n, l)) return -std::numeric_limits<double>::infinity();
       double log_det = 0;
       for (std::size_t i = 0; i < n; ++i) {
         double s = y[i];
@@ -671,46 +591,11 @@ class bayes_subspace final : public strategy {
     if (m_grouped) m_mix = sigmoid(theta[dims + 2]);
   }
 
-  // Recomputes the factor and the candidate columns for new hyperparameters: the same numbers as appending
-  // the observations one by one, but the candidates go in chunks that stay in cache while every row of the
-  // triangular solve passes over them.
+  // Recomputes the posterior for new hyperparameters.
   void rebuild() {
-    const std::size_t n = m_factor.size();
-    std::vector<std::size_t> at(n);  // pool positions of the observations
-    for (std::size_t j = 0; j < n; ++j) at[j] = static_cast<std::size_t>(m_in_pool[m_observed[j]]);
-    std::vector<double> kmat(n * n);
-    std::vector<double> l(n * n);
-    for (std::size_t i = 0; i < n; ++i) {
-      for (std::size_t j = 0; j < i; ++j) kmat[i * n + j] = kernel(at[i], at[j]);
-      kmat[i * n + i] = m_signal + m_noise;
-    }
-    if (!cholesky(kmat, n, l)) {  // numerically singular: add jitter, the way appending clamps a pivot
-      for (std::size_t i = 0; i < n; ++i) kmat[i * n + i] += 1e-6;
-      if (!cholesky(kmat, n, l)) return;
-    }
-    for (std::size_t j = 0; j < n; ++j) m_factor[j].assign(&l[j * n], &l[j * n] + j + 1);
-    const std::size_t pool = m_pool.size();
-    constexpr std::size_t chunk = 256;
-    for (std::size_t i0 = 0; i0 < pool; i0 += chunk) {
-      const std::size_t i1 = std::min(pool, i0 + chunk);
-      for (std::size_t j = 0; j < n; ++j) {
-        double* vj = m_v[j].data();
-        for (std::size_t i = i0; i < i1; ++i) vj[i] = kernel(i, at[j]);
-        const double* lj = &l[j * n];
-        for (std::size_t k = 0; k < j; ++k) {
-          const double r = lj[k];
-          const double* vk = m_v[k].data();
-          for (std::size_t i = i0; i < i1; ++i) vj[i] -= r * vk[i];
-        }
-        const double inverse = 1 / lj[j];
-        for (std::size_t i = i0; i < i1; ++i) vj[i] *= inverse;
-      }
-    }
-    std::fill(m_explained.begin(), m_explained.end(), 0.0);
-    for (std::size_t j = 0; j < n; ++j) {
-      const double* vj = m_v[j].data();
-      for (std::size_t i = 0; i < pool; ++i) m_explained[i] += vj[i] * vj[i];
-    }
+    m_posterior.rebuild(m_signal + m_noise, [this](std::size_t at, std::span<double> column) {
+      for (std::size_t i = 0; i < column.size(); ++i) column[i] = kernel(i, at);
+    });
   }
 
   std::vector<std::size_t> m_dims;  // parameters with more than one value
@@ -740,7 +625,6 @@ class bayes_subspace final : public strategy {
   std::vector<config_id> m_pool;          // candidates with an incremental posterior
   std::vector<std::ptrdiff_t> m_in_pool;  // id -> position in m_pool, -1 when absent
   std::vector<double> m_features;         // m_pool.size() x m_inputs.size()
-  std::vector<double> m_explained;        // per candidate: |v|^2, the variance the observations explain
   std::vector<bool> m_preferred_shape;    // per candidate: has_preferred_block_shape
 
   std::vector<config_id> m_observed;  // in evaluation order; the first model_cap are in the model
@@ -748,8 +632,7 @@ class bayes_subspace final : public strategy {
   std::vector<double> m_log_time;  // log([ms]); unused when !ok
   std::ptrdiff_t m_best = -1;      // fastest ok observation
 
-  std::vector<std::vector<double>> m_factor;  // Cholesky rows: m_factor[i] has i + 1 entries
-  std::vector<std::vector<double>> m_v;       // m_v[j][i] = (L^-1 k(observations, candidate i))_j
+  pool_posterior m_posterior;  // over m_pool; its observations are the first model_cap of m_observed
 };
 
 }  // namespace
