@@ -20,6 +20,7 @@ ALLOWED = {
     "history": {"core", "io", "history"},
     "report": {"core", "backends", "io", "tune", "suite", "history", "report"},
     "cli": {"core", "umbrella", "backends", "io", "tune", "suite", "history", "report", "cli"},
+    "python": {"core", "umbrella", "backends", "io", "tune", "suite", "history", "report", "python"},
 }
 UMBRELLA = "include/kbench/kbench.hpp"
 LAYER_FOLDERS = ("backends", "io", "tune", "suite", "history", "report")
@@ -39,6 +40,8 @@ def layer_of_source(rel: pathlib.PurePosixPath) -> str | None:
         return "suite"
     if parts[0] == "apps":
         return "cli"
+    if parts[0] == "python":
+        return "python"
     return None
 
 
@@ -58,7 +61,7 @@ def main() -> int:
     root = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else pathlib.Path(__file__).resolve().parent.parent)
     problems = []
     checked = 0
-    for folder in ("include", "src", "kernels", "apps"):
+    for folder in ("include", "src", "kernels", "apps", "python"):
         for file in sorted((root / folder).rglob("*")):
             if file.suffix not in (".hpp", ".cpp", ".h", ".in"):
                 continue

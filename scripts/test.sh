@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds kbench and runs every test layer: the release build's full ctest suite (unit, opencl on PoCL,
-# kernels against torch, CLI), then the unit tests under address+undefined and thread sanitizers.
+# kernels against torch, CLI), the Python package's tests (pytest), then the unit tests under
+# address+undefined and thread sanitizers.
 # Usage: scripts/test.sh            (installs missing Debian packages first; needs root or sudo for that)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,6 +16,10 @@ cmake --build --preset release -j "$jobs"
 echo "== release tests"
 eval "$(bash scripts/start-postgres.sh)"
 ctest --preset release -j "$jobs"
+
+echo "== python package (kbench for Python: its extension, then pytest on JAX, torch, pyopencl and NumPy)"
+.venv/bin/python -m pip install --quiet --no-cache-dir --disable-pip-version-check --no-build-isolation --no-deps .
+.venv/bin/python -m pytest -q tests/python
 
 for preset in asan tsan; do
   echo "== $preset build (unit tests)"

@@ -29,6 +29,11 @@ class event {
 
   /// The device's timestamps for this execution; nullopt while not complete or when the backend has none.
   [[nodiscard]] virtual std::optional<device_interval> interval() const = 0;
+
+  /// Whether this execution's device gives timestamps at all. Work on a device without a clock (a JAX array
+  /// on the host) is captured when it reports complete as the window closes; with a clock it must also carry
+  /// its timestamps.
+  [[nodiscard]] virtual bool has_device_clock() const { return true; }
 };
 
 using event_ptr = std::shared_ptr<event>;

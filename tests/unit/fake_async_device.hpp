@@ -175,18 +175,21 @@ class fake_async_device {
 /// An event completed by hand, for counting tests.
 class manual_event final : public event {
  public:
-  explicit manual_event(bool complete, std::optional<device_interval> interval = std::nullopt)
-      : m_complete(complete), m_interval(interval) {}
+  explicit manual_event(bool complete, std::optional<device_interval> interval = std::nullopt,
+                        bool has_clock = true)
+      : m_complete(complete), m_interval(interval), m_has_clock(has_clock) {}
   [[nodiscard]] bool is_complete() const override { return m_complete; }
   void wait() override { ++m_waits; }  // never completes anything: a wait that returns early
   [[nodiscard]] std::optional<device_interval> interval() const override {
     return m_complete ? m_interval : std::nullopt;
   }
+  [[nodiscard]] bool has_device_clock() const override { return m_has_clock; }
   [[nodiscard]] int waits() const { return m_waits; }
 
  private:
   bool m_complete;
   std::optional<device_interval> m_interval;
+  bool m_has_clock;
   int m_waits = 0;
 };
 

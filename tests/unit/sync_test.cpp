@@ -104,6 +104,19 @@ TEST(Capture, CountsCallsWhoseEveryExecutionHasTimestamps) {
   EXPECT_EQ(count_captured(results), 2u);
 }
 
+TEST(Capture, WorkWithoutADeviceClockIsCapturedWhenComplete) {
+  // A device that gives no timestamps at all (a JAX array on the host): completion as the window closes is
+  // all there is to show, and it must still be shown.
+  std::vector<call_result> results;
+  results.push_back(result_of({std::make_shared<manual_event>(true, std::nullopt, false)}));   // captured
+  results.push_back(result_of({std::make_shared<manual_event>(false, std::nullopt, false)}));  // running
+  results.push_back(
+      result_of({std::make_shared<manual_event>(true, std::nullopt, false),
+                 std::make_shared<manual_event>(true, std::nullopt)}));  // one lacks its timestamps
+  EXPECT_EQ(count_captured(results), 1u);
+  EXPECT_FALSE(device_time_ms(results[0]).has_value());
+}
+
 TEST(DeviceTime, SumsTheIntervalsOfACall) {
   const call_result two = result_of({std::make_shared<manual_event>(true, device_interval{0, 1'500'000}),
                                      std::make_shared<manual_event>(true, device_interval{10, 500'010})});
