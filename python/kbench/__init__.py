@@ -16,6 +16,7 @@ See kbench.measure, kbench.do_bench, kbench.interleaved_bench, kbench.compute_re
 """
 
 from . import sync
+from .records import append_records, check_appendable
 from .bench import (
     BenchResult,
     InvalidMeasurementError,
@@ -31,6 +32,8 @@ from .bench import (
 __version__ = "0.1.0"
 
 __all__ = [
+    "append_records",
+    "check_appendable",
     "BenchResult",
     "InvalidMeasurementError",
     "Measurement",

@@ -3,7 +3,9 @@ checked (kbench.sync), the statistics of the C++ core."""
 
 from __future__ import annotations
 
+import json
 import math
+import time
 import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields
@@ -82,6 +84,9 @@ class Measurement:
 
     name: str
     sync: str  # the adapter: jax, torch-cuda, pyopencl, host, unknown, or "given" for sync=
+    framework: str  # the outputs' adapter even when sync= is given (records name it as the backend)
+    device_name: str  # where the outputs live, e.g. TFRT_CPU_0, an OpenCL device's name
+    platform: str  # the framework and its version, e.g. "jax 0.4.35"
     wall: Stats
     throughput: Stats
     device: Stats
@@ -117,6 +122,25 @@ class Measurement:
         if self.barrier_violations:
             parts.append(f"{self.barrier_violations} early barriers")
         return f"FAIL ({', '.join(parts)})" if parts else "ok"
+
+    def to_records(self, shape: str = "", timestamp: int | None = None, **extra: Any) -> list[dict[str, Any]]:
+        """The PyTorch benchmark hub's v3 records of this measurement, as ``kbench measure --output`` writes
+        them: latency_ms, throughput_ms, device_ms (samples, median, cv, the median's 99% interval) and
+        capture_ratio, each with the checks; the callable's name as the model, the framework as the
+        backend. ``extra`` goes into every record's benchmark.extra_info. Write them with
+        kbench.append_records."""
+        context = {
+            "kernel": self.name, "shape": shape, "backend": self.framework, "device": self.device_name,
+            "platform": self.platform, "gpu": self.framework == "torch-cuda",
+            "timestamp": int(time.time()) if timestamp is None else timestamp,
+            "extra": {"status": self.status, "command": "python measure", "sync": self.sync, **extra},
+        }
+        samples = {
+            "wall_ms": self.wall_ms, "throughput_ms": self.throughput_ms, "device_ms": self.device_ms,
+            "calls_dispatched": self.calls_dispatched, "calls_captured": self.calls_captured,
+            "result_sync_violations": self.result_sync_violations, "barrier_violations": self.barrier_violations,
+        }
+        return json.loads(_kbench.measurement_records(json.dumps(context), json.dumps(samples)))
 
     def __str__(self) -> str:
         overhead = "-" if self.device.count == 0 else f"{self.wall.median - self.device.median:.4f}"
@@ -214,6 +238,7 @@ def measure(fn: Callable[[], Any], *, repeat: int = 0, target_ms: float = 100, w
                         throughput_calls, throughput_batches, flush_cache)
     return Measurement(
         name=d["name"], sync="given" if synchronizer.sync is not None else synchronizer.kind,
+        framework=synchronizer.kind, device_name=synchronizer.device, platform=synchronizer.platform,
         wall=Stats._from(d["wall"]), throughput=Stats._from(d["throughput"]), device=Stats._from(d["device"]),
         wall_ms=list(d["wall_ms"]), throughput_ms=list(d["throughput_ms"]), device_ms=list(d["device_ms"]),
         calls_dispatched=d["calls_dispatched"], calls_captured=d["calls_captured"],

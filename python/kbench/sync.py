@@ -23,6 +23,7 @@ a sync that returns early is caught (``sync=kbench.sync.noop`` reproduces one).
 
 from __future__ import annotations
 
+import platform
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -184,6 +185,7 @@ class Synchronizer:
         probe.wait()
         self._cuda = probe._cuda_end is not None
         self.kind = _kind_of(probe)
+        self.device, self.platform = _device_of(probe)
         if self.sync is not None:
             self.barrier: Callable[[], Any] | None = self.sync
         elif self._cuda:
@@ -209,6 +211,21 @@ class Synchronizer:
         if not handle.verified:
             self.unverified_calls += 1
         return handle
+
+
+def _device_of(handle: CallHandle) -> tuple[str, str]:
+    """The device the outputs live on and the framework with its version, for records."""
+    if handle._jax:
+        jax = sys.modules["jax"]
+        devices = sorted(str(d) for d in handle._jax[0].devices())
+        return ",".join(devices), f"jax {jax.__version__}"
+    if handle._cuda_end is not None:
+        torch = sys.modules["torch"]
+        return torch.cuda.get_device_name(), f"torch {torch.__version__}"
+    if handle._cl_events:
+        device = handle._cl_events[0].command_queue.device
+        return device.name.strip(), device.platform.name.strip()
+    return platform.processor() or platform.machine(), f"python {platform.python_version()}"
 
 
 def _kind_of(handle: CallHandle) -> str:

@@ -7,6 +7,7 @@
 // it back, so a framework's own threads are never starved while kbench sleeps or polls.
 
 #include <kbench/bench.hpp>
+#include <kbench/io/json_v3.hpp>
 #include <kbench/measure.hpp>
 #include <kbench/stats.hpp>
 
@@ -16,6 +17,7 @@
 #include <nanobind/stl/tuple.h>
 #include <nanobind/stl/vector.h>
 
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -202,6 +204,42 @@ nb::dict summarize(const std::vector<double>& samples) {
   return summary_dict(kbench::summarize(samples));
 }
 
+// The v3 records of a measurement (io::measurement_metric_records), as JSON text. `context` (JSON text):
+// kernel, shape, backend (the framework), device, platform, gpu, timestamp [s], extra; `samples` (JSON text):
+// wall_ms, throughput_ms, device_ms, calls_dispatched, calls_captured, result_sync_violations,
+// barrier_violations. The summaries are the core's, recomputed from the samples.
+std::string measurement_records(const std::string& context_json, const std::string& samples_json) {
+  const nlohmann::json c = nlohmann::json::parse(context_json);
+  const nlohmann::json s = nlohmann::json::parse(samples_json);
+  kbench::io::record_context context;
+  context.kernel = c.at("kernel").get<std::string>();
+  context.shape = c.at("shape").get<std::string>();
+  context.backend_label = c.at("backend").get<std::string>();
+  context.device.name = c.at("device").get<std::string>();
+  context.device.platform = c.at("platform").get<std::string>();
+  context.device.backend = c.at("gpu").get<bool>() ? kbench::backend_kind::cuda : kbench::backend_kind::cpu;
+  context.timestamp = c.at("timestamp").get<std::int64_t>();
+  context.extra = c.at("extra");
+  kbench::measurement m;
+  m.wall_ms = s.at("wall_ms").get<std::vector<double>>();
+  m.throughput_ms = s.at("throughput_ms").get<std::vector<double>>();
+  m.device_ms = s.at("device_ms").get<std::vector<double>>();
+  m.wall = kbench::summarize(m.wall_ms);
+  m.throughput = kbench::summarize(m.throughput_ms);
+  m.device = kbench::summarize(m.device_ms);
+  m.calls_dispatched = s.at("calls_dispatched").get<std::size_t>();
+  m.calls_captured = s.at("calls_captured").get<std::size_t>();
+  m.result_sync_violations = s.at("result_sync_violations").get<int>();
+  m.barrier_violations = s.at("barrier_violations").get<int>();
+  return kbench::io::measurement_metric_records(context, m).dump();
+}
+
+void append_records(const std::string& path, const std::string& records_json) {
+  const nlohmann::json records = nlohmann::json::parse(records_json);
+  nb::gil_scoped_release released;
+  kbench::io::append_records(path, records);
+}
+
 }  // namespace
 
 NB_MODULE(_kbench, m) {
@@ -219,5 +257,13 @@ NB_MODULE(_kbench, m) {
         "Repeats that fill target_ms (kbench::compute_repeat).");
   m.def("quantiles", &quantiles, nb::arg("samples"), nb::arg("qs"),
         "Quantiles by linear interpolation (kbench::quantile).");
+  m.def("measurement_records", &measurement_records, nb::arg("context_json"), nb::arg("samples_json"),
+        "v3 records of a measurement, as JSON text (kbench::io::measurement_metric_records).");
+  m.def("append_records", &append_records, nb::arg("path"), nb::arg("records_json"),
+        "Appends v3 records to a JSON list file atomically; refuses a file that is not one "
+        "(kbench::io::append_records).");
+  m.def(
+      "check_appendable", [](const std::string& path) { kbench::io::check_appendable(path); },
+      nb::arg("path"), "Raises when path exists and is not a list of v3 records.");
   m.def("summarize", &summarize, nb::arg("samples"), "Statistics of samples (kbench::summarize).");
 }

@@ -63,12 +63,17 @@ nlohmann::json runner_of(const device_info& device) {
 
 nlohmann::json make_record(const record_context& context, const std::string& metric,
                            const std::vector<double>& values, nlohmann::json metric_extra) {
+  const bool labelled = !context.backend_label.empty();
+  const std::string backend =
+      labelled ? context.backend_label : std::string(to_string(context.device.backend));
   nlohmann::json extra = context.extra;
   extra["device"] = context.device.name;
-  extra["backend"] = std::string(to_string(context.device.backend));
+  extra["backend"] = backend;
   extra["shape"] = context.shape;
   extra["effort"] = context.effort;
   extra["config"] = context.config;
+  nlohmann::json runner = runner_of(context.device);
+  if (labelled) runner["name"] = backend;
   return nlohmann::json{{"schema_version", "v3"},
                         {"timestamp", context.timestamp},
                         {"benchmark",
@@ -79,14 +84,38 @@ nlohmann::json make_record(const record_context& context, const std::string& met
                         {"model",
                          {{"name", context.kernel},
                           {"type", "kernel"},
-                          {"backend", model_backend(context.device.backend)},
+                          {"backend", labelled ? backend : model_backend(context.device.backend)},
                           {"origins", {"kbench"}}}},
                         {"metric",
                          {{"name", metric},
                           {"benchmark_values", values},
                           {"target_value", 0},
                           {"extra_info", std::move(metric_extra)}}},
-                        {"runners", nlohmann::json::array({runner_of(context.device)})}};
+                        {"runners", nlohmann::json::array({runner})}};
+}
+
+nlohmann::json measurement_metric_records(const record_context& context, const measurement& m) {
+  nlohmann::json records = nlohmann::json::array();
+  const nlohmann::json checks = {{"stat", "median"},
+                                 {"valid", m.valid()},
+                                 {"result_sync_violations", m.result_sync_violations},
+                                 {"barrier_violations", m.barrier_violations}};
+  auto metric = [&](const char* name, const std::vector<double>& values, const summary& st) {
+    nlohmann::json extra = checks;
+    extra["median"] = st.median;
+    extra["cv"] = st.cv;
+    extra["ci99_low"] = st.median_ci_low;
+    extra["ci99_high"] = st.median_ci_high;
+    records.push_back(make_record(context, name, values, extra));
+  };
+  metric("latency_ms", m.wall_ms, m.wall);
+  metric("throughput_ms", m.throughput_ms, m.throughput);
+  metric("device_ms", m.device_ms, m.device);
+  nlohmann::json capture = checks;
+  capture["captured"] = m.calls_captured;
+  capture["dispatched"] = m.calls_dispatched;
+  records.push_back(make_record(context, "capture_ratio", {m.capture_ratio()}, capture));
+  return records;
 }
 
 std::string validate_records(const nlohmann::json& doc) {

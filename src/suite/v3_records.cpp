@@ -115,26 +115,7 @@ nlohmann::json measurement_records(const kernel_definition& kernel, const shape&
   records.push_back(accuracy_record(context, m.accuracy.passed, m.accuracy.max_abs_error,
                                     m.accuracy.max_rel_error, m.accuracy.mismatches));
   if (!m.timing) return records;
-  const measurement& t = *m.timing;
-  const nlohmann::json checks = {{"stat", "median"},
-                                 {"valid", t.valid()},
-                                 {"result_sync_violations", t.result_sync_violations},
-                                 {"barrier_violations", t.barrier_violations}};
-  auto metric = [&](const char* name, const std::vector<double>& values, const summary& st) {
-    nlohmann::json extra = checks;
-    extra["median"] = st.median;
-    extra["cv"] = st.cv;
-    extra["ci99_low"] = st.median_ci_low;
-    extra["ci99_high"] = st.median_ci_high;
-    records.push_back(io::make_record(context, name, values, extra));
-  };
-  metric("latency_ms", t.wall_ms, t.wall);
-  metric("throughput_ms", t.throughput_ms, t.throughput);
-  metric("device_ms", t.device_ms, t.device);
-  nlohmann::json capture = checks;
-  capture["captured"] = t.calls_captured;
-  capture["dispatched"] = t.calls_dispatched;
-  records.push_back(io::make_record(context, "capture_ratio", {t.capture_ratio()}, capture));
+  for (auto& r : io::measurement_metric_records(context, *m.timing)) records.push_back(std::move(r));
   return records;
 }
 

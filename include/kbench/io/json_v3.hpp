@@ -3,6 +3,7 @@
 // kernel x shape x implementation x metric (DESIGN.md section 4).
 
 #include <kbench/device.hpp>
+#include <kbench/measure.hpp>
 
 #include <nlohmann/json.hpp>
 
@@ -18,6 +19,10 @@ struct record_context {
   std::string kernel;
   std::string shape;   // "[1024,256]"
   device_info device;  // the device the implementation ran on
+  // The backend the records name (benchmark.extra_info.backend, model.backend, runners[0].name); empty:
+  // device.backend's. kbench for Python names the framework whose outputs it waited on (jax, torch-cuda,
+  // ...).
+  std::string backend_label;
   std::string effort = "none";
   std::string config = "{}";  // JSON text of the config used
   std::string dtype = "float32";
@@ -29,6 +34,11 @@ struct record_context {
 [[nodiscard]] nlohmann::json make_record(const record_context& context, const std::string& metric,
                                          const std::vector<double>& values,
                                          nlohmann::json metric_extra = nlohmann::json::object());
+
+/// The records of one measurement: latency_ms, throughput_ms and device_ms (the samples, with median, cv and
+/// the median's 99% interval) and capture_ratio (captured and dispatched calls), each with the checks (valid,
+/// result and barrier sync violations) in metric.extra_info.
+[[nodiscard]] nlohmann::json measurement_metric_records(const record_context& context, const measurement& m);
 
 /// `runners[0]` of a record: name = backend, type = device name, plus the host's CPU, memory and GPUs.
 [[nodiscard]] nlohmann::json runner_of(const device_info& device);
