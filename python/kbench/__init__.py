@@ -17,6 +17,7 @@ See kbench.measure, kbench.do_bench, kbench.interleaved_bench, kbench.compute_re
 
 from . import sync
 from .records import append_records, check_appendable
+from .suite import kernel, registered
 from .bench import (
     BenchResult,
     InvalidMeasurementError,
@@ -42,6 +43,8 @@ __all__ = [
     "compute_repeat",
     "do_bench",
     "interleaved_bench",
+    "kernel",
     "measure",
+    "registered",
     "sync",
 ]

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 from . import _kbench
+from ._table import text_table
 from .sync import Synchronizer
 
 __all__ = [
@@ -148,12 +149,9 @@ class Measurement:
                   "Sync check", "Status"]
         row = [self.name, str(self.wall), str(self.throughput), str(self.device), overhead,
                f"{self.calls_captured}/{self.calls_dispatched}", self.sync_check, self.status]
-        widths = [max(len(h), len(c)) for h, c in zip(header, row)]
         lines = [
             f"kbench.measure: {self.name} (sync: {self.sync})",
-            " | ".join(h.ljust(w) for h, w in zip(header, widths)).rstrip(),
-            "-|-".join("-" * w for w in widths),
-            " | ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip(),
+            *text_table(header, [row]),
             "medians ±half their interquartile range; overhead = wall - device; capture = calls whose work "
             "had finished (with device timestamps where the framework gives them) when the timed window "
             "closed",
