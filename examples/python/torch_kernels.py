@@ -47,3 +47,16 @@ def softmax_torch_manual(x):
     """y = softmax(x, dim=-1) from exp, sum and divide"""
     e = torch.exp(x - x.amax(dim=-1, keepdim=True))
     return e / e.sum(dim=-1, keepdim=True)
+
+
+@kbench.kernel("softmax_torch_rows", shapes=[(4096, 1024), (16384, 1024)], inputs=uniform,
+               prepare=torch.from_numpy, baseline=lambda x: torch.softmax(x, dim=-1),
+               baseline_prepare=torch.from_numpy, atol=1e-6, rtol=1e-5, bytes_moved=lambda s: 8.0 * s[0] * s[1],
+               params={"ROWS": [64, 256, 1024, 4096], "OUT": [False, True]}, default={"ROWS": 4096, "OUT": False})
+def softmax_torch_rows(x, ROWS, OUT):
+    """y = softmax(x, dim=-1), ROWS rows at a time (a tuning parameter: which block of rows stays in cache),
+    into a preallocated output when OUT"""
+    y = _output_like(x, "softmax_rows") if OUT else torch.empty_like(x)
+    for start in range(0, x.shape[0], ROWS):
+        torch.softmax(x[start:start + ROWS], dim=-1, out=y[start:start + ROWS])
+    return y

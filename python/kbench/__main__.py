@@ -16,7 +16,7 @@ import pathlib
 import sys
 import time
 
-from . import _kbench, records, suite
+from . import _kbench, records, suite, tuning
 from ._table import text_table
 
 
@@ -76,6 +76,18 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--rtol", type=_tolerance, help="relative tolerance (default: each kernel's)")
     run.add_argument("--target-ms", type=_positive_float, default=100.0,
                      help="time budget each repeat count fills [ms] (default 100)")
+    run.add_argument("--effort", default="none", choices=["none", "quick", "full"],
+                     help="tuning on a cache miss: none (the default config), quick (<= 50 configs or 120 s per "
+                          "shape), full (<= 200 or 900 s)")
+    run.add_argument("--strategy", help="search strategy (default: bayes_subspace)")
+    run.add_argument("--max-evals", type=_positive_int, help="configs evaluated per kernel x shape")
+    run.add_argument("--time-budget", type=_positive_float, help="seconds of tuning per kernel x shape")
+    run.add_argument("--tune-target-ms", type=_positive_float, default=20.0,
+                     help="time each config's timed calls fill [ms] (default 20)")
+    run.add_argument("--assert-cache-hit", action="store_true",
+                     help="a shape without a tuned config in the cache fails (also KBENCH_ASSERT_CACHE_HIT=1)")
+    run.add_argument("--force-autotune", action="store_true", help="tune again, ignoring cached configs")
+    run.add_argument("--no-cache", action="store_true", help="neither read nor write the tuning cache")
     run.add_argument("--output", help="append v3 records to this JSON file")
     run.add_argument("--db", help="also store the records in this history database (sqlite:///path, postgresql://...)")
     run.add_argument("--commit", default="", help="commit recorded in the history (default: $GITHUB_SHA)")
@@ -130,6 +142,14 @@ def _summary(results: list[suite.ShapeResult], planned: int, seconds: float) -> 
         lines.append(f"Against the baselines: {verdicts.count('faster')} faster, {verdicts.count('same')} same within "
                      f"noise, {verdicts.count('slower')} slower (Interval: the speedup while each median ranges over "
                      "its 99% confidence interval, >= 98% together; faster/slower when it excludes 1)")
+    tunable = [r for r in results if r.config_source != "untunable"]
+    if tunable:
+        tuned = [r for r in tunable if r.config_source == "tuned"]
+        lines.append(f"Configs: {len(tuned)} tuned ({sum(r.tuning_s for r in tuned):.1f} s tuning), "
+                     f"{sum(r.config_source == 'cache_hit' for r in tunable)} from the tuning cache, "
+                     f"{sum(r.config_source == 'cache_miss' for r in tunable)} cache misses, "
+                     f"{sum(r.config_source == 'default' for r in tunable)} at the default; cache "
+                     f"{_kbench.cache_default_directory()}")
     for r in results:
         if r.status != "ok":
             lines.append(f"  ! {r.kernel} {r.shape_text}: {r.status}: {r.reason}")
@@ -156,6 +176,16 @@ def run(args: argparse.Namespace) -> int:
             _kbench.history_add(args.db, "[]", "")  # opened first: a bad database is reported before anything runs
         except RuntimeError as error:
             raise UsageError(f"--db {args.db}: {error}") from error
+    if args.strategy:
+        try:
+            tuning.check_strategy(args.strategy)
+        except RuntimeError as error:
+            raise UsageError(str(error)) from error
+    options = tuning.TuneOptions(effort=args.effort, strategy=args.strategy, max_evals=args.max_evals,
+                                 time_budget_s=args.time_budget,
+                                 assert_cache_hit=args.assert_cache_hit or tuning.assert_cache_hit_from_environment(),
+                                 force=args.force_autotune, use_cache=not args.no_cache,
+                                 target_ms=args.tune_target_ms, seed=args.seed)
     timestamp = int(time.time())
     started = time.perf_counter()
     results: list[suite.ShapeResult] = []
@@ -167,7 +197,7 @@ def run(args: argparse.Namespace) -> int:
                 print(f"[kbench] ({i}/{len(plan)}) {text}", file=sys.stderr, flush=True)
 
             results.append(suite.run_shape(k, shape, seed=args.seed, target_ms=args.target_ms, atol=args.atol,
-                                           rtol=args.rtol, progress=progress))
+                                           rtol=args.rtol, tune=options, progress=progress))
     except KeyboardInterrupt:
         interrupted = True  # keep what was measured: the table and the records below
         print("[kbench] interrupted: reporting the shapes measured so far", file=sys.stderr, flush=True)

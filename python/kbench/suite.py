@@ -18,7 +18,9 @@ type and ``baseline_prepare`` into the baseline's. Outputs are compared as NumPy
 
 from __future__ import annotations
 
+import functools
 import json
+import math
 import time
 import traceback
 from collections.abc import Callable, Sequence
@@ -30,6 +32,7 @@ import numpy as np
 from . import _kbench
 from .bench import BenchResult, Stats
 from .sync import Synchronizer, outputs_of
+from .tuning import ParameterSpec, TuneOptions, choose_config, parameters_of
 
 __all__ = ["Kernel", "ShapeResult", "kernel", "registered", "clear_registry", "run_shape"]
 
@@ -51,6 +54,8 @@ class Kernel:
     rtol: float
     bytes_moved: Callable[[Shape], float] | None
     description: str
+    params: list[ParameterSpec] = field(default_factory=list)  # tuning parameters (kbench.tuning)
+    default: dict[str, Any] | None = None  # the config used untuned; None: each parameter's first value
 
 
 _registry: dict[str, Kernel] = {}
@@ -64,27 +69,41 @@ def kernel(name: str | None = None, *, shapes: Sequence[Sequence[int]],
            inputs: Callable[[Shape, int], Sequence[np.ndarray]], baseline: Callable[..., Any] | None = None,
            prepare: Callable[[np.ndarray], Any] = _identity,
            baseline_prepare: Callable[[np.ndarray], Any] = _identity, atol: float = 1e-5, rtol: float = 1e-5,
-           bytes_moved: Callable[[Shape], float] | None = None,
-           description: str = "") -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+           bytes_moved: Callable[[Shape], float] | None = None, description: str = "",
+           params: dict[str, Sequence[Any]] | None = None,
+           default: dict[str, Any] | None = None) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Registers the decorated function as a kernel of the suite, under ``name`` (default: the function's).
 
     ``shapes``: the shapes to run, in order (``--num-shapes`` takes the first ones). ``inputs(shape, seed)``:
     the inputs as NumPy arrays, the same for the same seed. ``baseline``: what the kernel is checked and
     timed against (torch's own op, say), called with the inputs after ``baseline_prepare``; the kernel is
     called with them after ``prepare``. ``atol``/``rtol``: the tolerance of the check. ``bytes_moved(shape)``:
-    bytes a call reads and writes, for the GB/s column. Returns the function unchanged."""
+    bytes a call reads and writes, for the GB/s column. ``params``: tuning parameters, name -> values (ints,
+    strings, or [False, True]), passed to the kernel as keyword arguments; ``default``: the config used
+    untuned (default: each parameter's first value). ``python -m kbench run --effort quick`` tunes them.
+    Returns the function unchanged."""
     parsed = [tuple(int(d) for d in s) for s in shapes]
     if not parsed or any(not s or min(s) < 1 for s in parsed):
         raise ValueError(f"shapes must be a non-empty list of shapes with positive sizes, not {shapes!r}")
     if atol < 0 or rtol < 0:
         raise ValueError(f"atol and rtol must be >= 0, not {atol!r} and {rtol!r}")
+    specs = parameters_of(params or {})
+    if default is not None:
+        names = [spec[0] for spec in specs]
+        if sorted(default) != sorted(names):
+            raise ValueError(f"default {default!r} must name every parameter ({', '.join(names)})")
+        for parameter in names:
+            if default[parameter] not in list(params[parameter]):
+                raise ValueError(f"default {parameter}={default[parameter]!r} is not one of "
+                                 f"{list(params[parameter])!r}")
 
     def register(fn: Callable[..., Any]) -> Callable[..., Any]:
         key = name or fn.__name__
         if key in _registry:
             raise ValueError(f"a kernel named {key!r} is already registered")
         _registry[key] = Kernel(key, fn, parsed, inputs, baseline, prepare, baseline_prepare, atol, rtol,
-                                bytes_moved, description or (fn.__doc__ or "").strip().split("\n")[0])
+                                bytes_moved, description or (fn.__doc__ or "").strip().split("\n")[0], specs,
+                                dict(default) if default else None)
         return fn
 
     return register
@@ -144,6 +163,9 @@ class ShapeResult:
     baseline_device: str = ""
     baseline_platform: str = ""
     seconds: float = 0.0
+    config: dict[str, Any] = field(default_factory=dict)  # the tuning parameters' values measured
+    config_source: str = "untunable"  # untunable, default, cache_hit, tuned, cache_miss
+    tuning_s: float = 0.0
     warnings: list[str] = field(default_factory=list)
 
     @property
@@ -194,12 +216,13 @@ def _error_text(error: BaseException) -> str:
 
 
 def run_shape(k: Kernel, shape: Shape, *, seed: int = 0, target_ms: float = 100,
-              atol: float | None = None, rtol: float | None = None,
+              atol: float | None = None, rtol: float | None = None, tune: TuneOptions | None = None,
               progress: Callable[[str], None] = lambda text: None) -> ShapeResult:
     """Checks ``k`` at ``shape`` against its baseline, then times the two interleaved (turns of calls, each
     after an untimed one), every call synchronized on its outputs and checked. A kernel that raises is
     recorded as ``error``, a wrong result as ``wrong_result`` (never timed), a wait that returned early as
-    ``invalid_sync``: the result says so and the suite goes on."""
+    ``invalid_sync``: the result says so and the suite goes on. A kernel with tuning parameters is measured
+    at the tuning cache's config, or tuned first (``tune``; kbench.tuning), or at its default."""
     result = ShapeResult(k.name, shape)
     started = time.perf_counter()
     label = f"{k.name} {result.shape_text}"
@@ -208,16 +231,28 @@ def run_shape(k: Kernel, shape: Shape, *, seed: int = 0, target_ms: float = 100,
         host = list(k.inputs(shape, seed))
         args = [k.prepare(a) for a in host]
         baseline_args = [k.baseline_prepare(a) for a in host] if k.baseline is not None else []
+        tolerances = (k.atol if atol is None else atol, k.rtol if rtol is None else rtol)
+        reference = k.baseline(*baseline_args) if k.baseline is not None else None
+        fn = k.fn
+        if k.params:
+            choice = _choose(k, result, host, args, reference, tolerances, target_ms, tune or TuneOptions(),
+                             lambda text: progress(f"{label}: {text}"))
+            result.config, result.config_source, result.tuning_s = choice.config, choice.source, choice.tuning_s
+            if choice.source == "cache_miss":
+                result.status, result.reason = "cache_miss", choice.reason
+                return result
+            if choice.reason:
+                result.warnings.append(choice.reason)
+            fn = functools.partial(k.fn, **choice.config)
         progress(f"{label}: checking against the baseline" if k.baseline else f"{label}: running (no baseline)")
-        outputs = k.fn(*args)
-        if k.baseline is not None:
-            _compare(result, outputs, k.baseline(*baseline_args), k.atol if atol is None else atol,
-                     k.rtol if rtol is None else rtol)
+        outputs = fn(*args)
+        if reference is not None:
+            _compare(result, outputs, reference, *tolerances)
             if result.status != "ok":
                 return result
         del outputs
         progress(f"{label}: timing")
-        kernel_sync = Synchronizer(lambda: k.fn(*args))
+        kernel_sync = Synchronizer(lambda: fn(*args))
         result.framework, result.device, result.platform = kernel_sync.kind, kernel_sync.device, kernel_sync.platform
         targets = [(k.name, kernel_sync)]
         if k.baseline is not None:
@@ -256,14 +291,48 @@ def run_shape(k: Kernel, shape: Shape, *, seed: int = 0, target_ms: float = 100,
     return result
 
 
+def _choose(k: Kernel, result: ShapeResult, host: list[np.ndarray], args: list[Any], reference: Any,
+            tolerances: tuple[float, float], target_ms: float, options: TuneOptions,
+            progress: Callable[[str], None]):
+    """The config to measure ``k`` with (kbench.tuning.choose_config), each candidate checked against the
+    reference before it is timed."""
+    default = k.default or {name: (labels[0] if kind == "enumeration" else False if kind == "boolean" else values[0])
+                            for name, kind, values, labels in k.params}
+    probe = Synchronizer(lambda: k.fn(*args, **default))  # the framework and device, for the cache key
+
+    def evaluate(config: dict[str, Any]) -> tuple[str, float, str]:
+        try:
+            if reference is not None:
+                check = ShapeResult(k.name, result.shape)
+                _compare(check, k.fn(*args, **config), reference, *tolerances)
+                if check.status != "ok":
+                    return "wrong_result", math.nan, check.reason
+            sync = Synchronizer(lambda: k.fn(*args, **config))
+            d = _kbench.do_bench(k.name, sync.call, sync.barrier, 2.0, float(options.target_ms), False, None)
+            if d["sync_violations"]:
+                return "runtime_error", math.nan, f"{d['sync_violations']} waits returned before the work was complete"
+            return "ok", d["stats"]["median"], ""
+        except KeyboardInterrupt:
+            raise
+        except Exception as error:  # a config that raises is recorded and the search goes on
+            return "runtime_error", math.nan, _error_text(error)
+
+    dtypes = ",".join(str(a.dtype) for a in host)
+    return choose_config(k.name, k.fn, k.params, k.default, result.shape_text, dtypes, probe.kind, probe.device,
+                         probe.platform, evaluate, options, progress)
+
+
 def shape_records(result: ShapeResult, timestamp: int, seed: int) -> list[dict[str, Any]]:
     """The v3 records of one kernel x shape, as kbench run writes them: per implementation its latency
     samples (median, its 99% interval), for the kernel also the accuracy, the speedup with its interval and
     the bandwidth; one accuracy record (0) where the shape failed before it was timed."""
     def context(impl: str, framework: str, device: str, platform: str) -> dict[str, Any]:
+        config = json.dumps(result.config, sort_keys=True, separators=(",", ":")) if impl == "kbench" else "{}"
         return {"kernel": result.kernel, "shape": result.shape_text, "backend": framework or "python",
                 "device": device, "platform": platform, "gpu": framework == "torch-cuda", "timestamp": timestamp,
+                "config": config,
                 "extra": {"status": result.status, "command": "python run", "impl": impl, "seed": seed,
+                          **({"config_source": result.config_source} if impl == "kbench" else {}),
                           **({"reason": result.reason} if result.reason else {})}}
 
     def record(ctx: dict[str, Any], metric: str, values: list[float], extra: dict[str, Any]) -> dict[str, Any]:
@@ -272,7 +341,7 @@ def shape_records(result: ShapeResult, timestamp: int, seed: int) -> list[dict[s
     kernel_ctx = context("kbench", result.framework, result.device, result.platform)
     records = []
     checked = result.elements > 0 or result.status == "wrong_result"
-    if checked or result.status == "error":  # an error before the check: accuracy 0, with the reason
+    if checked or result.status in ("error", "cache_miss"):  # failed before the check: accuracy 0, and why
         passed = checked and result.status != "wrong_result"
         records.append(record(kernel_ctx, "accuracy", [1.0 if passed else 0.0],
                               {"max_abs_error": result.max_abs_error, "max_rel_error": result.max_rel_error,
@@ -295,4 +364,6 @@ def shape_records(result: ShapeResult, timestamp: int, seed: int) -> list[dict[s
                               {"low": sp.low, "high": sp.high, "verdict": sp.verdict}))
     if result.gb_per_s is not None:
         records.append(record(kernel_ctx, "bandwidth_gbps", [result.gb_per_s], {}))
+    if result.config_source == "tuned":
+        records.append(record(kernel_ctx, "autotune_s", [result.tuning_s], {}))
     return records

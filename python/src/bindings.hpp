@@ -9,5 +9,7 @@ namespace kbench::python {
 void bind_bench(nanobind::module_& m);
 /// v3 records, the atomic results file and the history store.
 void bind_records(nanobind::module_& m);
+/// Tuning: the search over a kernel's parameters and the tuning cache.
+void bind_tune(nanobind::module_& m);
 
 }  // namespace kbench::python
