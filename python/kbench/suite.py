@@ -317,9 +317,18 @@ def _choose(k: Kernel, result: ShapeResult, host: list[np.ndarray], args: list[A
         except Exception as error:  # a config that raises is recorded and the search goes on
             return "runtime_error", math.nan, _error_text(error)
 
+    def retime(configs: list[dict[str, Any]]) -> list[float]:
+        syncs = [Synchronizer(lambda config=config: k.fn(*args, **config)) for config in configs]
+        repeat = min(_kbench.compute_repeat(k.name, s.call, s.barrier, float(options.target_ms), 10, 1000)
+                     for s in syncs)
+        per_turn = _kbench.interleaved_calls_per_turn(options.target_ms / repeat, repeat)
+        timed = _kbench.interleaved_bench([(str(i), s.call, s.barrier) for i, s in enumerate(syncs)], repeat, 1,
+                                          per_turn)
+        return [math.inf if d["sync_violations"] else d["stats"]["median"] for d in timed]
+
     dtypes = ",".join(str(a.dtype) for a in host)
     return choose_config(k.name, k.fn, k.params, k.default, result.shape_text, dtypes, probe.kind, probe.device,
-                         probe.platform, evaluate, options, progress)
+                         probe.platform, evaluate, retime, options, progress)
 
 
 def shape_records(result: ShapeResult, timestamp: int, seed: int) -> list[dict[str, Any]]:

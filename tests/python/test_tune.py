@@ -72,6 +72,12 @@ def test_tuning_checks_every_config_records_failures_and_caches_the_best(setup):
     assert all("outside atol" in item["message"] for item in statuses["wrong_result"])
     # The best is a correct config without the pause (MODE 0 = fast, PAUSE 0 = False).
     assert entry["best"]["MODE"] == 0 and entry["best"]["PAUSE"] == 0
+    # The near-best configs and the default were re-timed side by side; the winner is the fastest there.
+    retimed = [item for item in entry["log"] if item.get("retime_ms", 0) > 0]
+    assert len(retimed) >= 2 and "re-timing the" in r.stderr
+    assert any(item["config"] == {"CHUNK": 1024, "MODE": 0, "PAUSE": 1} for item in retimed)  # the default
+    fastest = min(retimed, key=lambda item: item["retime_ms"])
+    assert fastest["config"] == entry["best"] and entry["best_time_ms"] == fastest["retime_ms"]
     assert entry["key"]["kernel"] == "chunked_exp" and entry["key"]["shape"] == "[4096]"
     assert entry["key"]["dtype"] == "float32" and entry["key"]["backend"] == "host"
     records = json.loads(output.read_text())
