@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 
 from . import _kbench
-from .bench import BenchResult, Stats
+from .bench import BenchResult, Stats, _bench_result
 from .sync import Synchronizer, outputs_of
 from .tuning import ParameterSpec, TuneOptions, choose_config, parameters_of
 
@@ -210,6 +210,16 @@ def _compare(result: ShapeResult, outputs: Any, expected: Any, atol: float, rtol
                          f"{rtol:g} (max abs error {result.max_abs_error:.3g})")
 
 
+def _time_interleaved(targets: list[tuple[str, Synchronizer]], target_ms: float) -> list[BenchResult]:
+    """Times the targets interleaved, as kbench run times a kernel and its baseline: the repeat count the
+    quickest-filled of them gets from ``target_ms``, in turns of calls (each after an untimed call) when there
+    are several. One BenchResult per target, in order."""
+    repeat = min(_kbench.compute_repeat(n, s.call, s.barrier, float(target_ms), 10, 1000) for n, s in targets)
+    calls_per_turn = _kbench.interleaved_calls_per_turn(target_ms / repeat, repeat) if len(targets) > 1 else 1
+    timed = _kbench.interleaved_bench([(n, s.call, s.barrier) for n, s in targets], repeat, 1, calls_per_turn)
+    return [_bench_result(d, s.unverified_calls) for d, (_, s) in zip(timed, targets)]
+
+
 def _error_text(error: BaseException) -> str:
     last = traceback.format_exception_only(type(error), error)[-1].strip()
     return last[:500]
@@ -261,12 +271,7 @@ def run_shape(k: Kernel, shape: Shape, *, seed: int = 0, target_ms: float = 100,
             result.baseline_framework = baseline_sync.kind
             result.baseline_device, result.baseline_platform = baseline_sync.device, baseline_sync.platform
             targets.append(("baseline", baseline_sync))
-        repeats = [_kbench.compute_repeat(n, s.call, s.barrier, float(target_ms), 10, 1000) for n, s in targets]
-        repeat = min(repeats)
-        calls_per_turn = _kbench.interleaved_calls_per_turn(target_ms / repeat, repeat) if len(targets) > 1 else 1
-        timed = _kbench.interleaved_bench([(n, s.call, s.barrier) for n, s in targets], repeat, 1, calls_per_turn)
-        benches = [BenchResult(d["name"], list(d["samples_ms"]), Stats._from(d["stats"]), d["sync_violations"],
-                               d["stopped_by_noise"], s.unverified_calls) for d, (_, s) in zip(timed, targets)]
+        benches = _time_interleaved(targets, target_ms)
         result.timing = benches[0]
         result.baseline_timing = benches[1] if len(benches) > 1 else None
         broken = [b for b in benches if b.sync_violations]
@@ -318,13 +323,10 @@ def _choose(k: Kernel, result: ShapeResult, host: list[np.ndarray], args: list[A
             return "runtime_error", math.nan, _error_text(error)
 
     def retime(configs: list[dict[str, Any]]) -> list[float]:
-        syncs = [Synchronizer(lambda config=config: k.fn(*args, **config)) for config in configs]
-        repeat = min(_kbench.compute_repeat(k.name, s.call, s.barrier, float(options.target_ms), 10, 1000)
-                     for s in syncs)
-        per_turn = _kbench.interleaved_calls_per_turn(options.target_ms / repeat, repeat)
-        timed = _kbench.interleaved_bench([(str(i), s.call, s.barrier) for i, s in enumerate(syncs)], repeat, 1,
-                                          per_turn)
-        return [math.inf if d["sync_violations"] else d["stats"]["median"] for d in timed]
+        targets = [(str(i), Synchronizer(lambda config=config: k.fn(*args, **config)))
+                   for i, config in enumerate(configs)]
+        return [math.inf if b.sync_violations else b.stats.median
+                for b in _time_interleaved(targets, options.target_ms)]
 
     dtypes = ",".join(str(a.dtype) for a in host)
     return choose_config(k.name, k.fn, k.params, k.default, result.shape_text, dtypes, probe.kind, probe.device,
