@@ -184,17 +184,20 @@ void cpu_stream::dispatch_loop() {
                          }
                        });
       if (!launched()) {
-        std::uint64_t published = m_published.load(std::memory_order_seq_cst);
-        if (published == next) {
-          m_dispatcher_sleeping.store(true, std::memory_order_seq_cst);
-          while ((published = m_published.load(std::memory_order_seq_cst)) == next) {
-            m_published.wait(next, std::memory_order_seq_cst);
-          }
-          m_dispatcher_sleeping.store(false, std::memory_order_relaxed);
+        // Sleeps until the launch is published. The dispatcher may be ahead of m_published: it ran the last
+        // launch as soon as its slot's flag was set, before the host stored the counter. So it waits for a
+        // count above `next`, not for any change. seq_cst pairs with enqueue: either this load sees the
+        // host's store, or the host sees the dispatcher asleep and wakes it.
+        m_dispatcher_sleeping.store(true, std::memory_order_seq_cst);
+        for (;;) {
+          const std::uint64_t published = m_published.load(std::memory_order_seq_cst);
+          // Published after next: the host set the slot's flag before the counter (release), so this
+          // load, after the counter's, sees it.
+          if ((published & ~stop_bit) > next || launched()) break;
+          if ((published & stop_bit) != 0) return;  // stopping, and everything queued has run
+          m_published.wait(published, std::memory_order_seq_cst);
         }
-        if ((published & ~stop_bit) == next) return;  // stopping, and everything queued has run
-        // Published after next: the host set the slot's flag before the counter (release), so this load,
-        // after the counter's, sees it.
+        m_dispatcher_sleeping.store(false, std::memory_order_relaxed);
       }
     }
 
