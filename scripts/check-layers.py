@@ -19,11 +19,12 @@ ALLOWED = {
     "suite": {"core", "backends", "io", "tune", "suite"},
     "history": {"core", "io", "history"},
     "report": {"core", "backends", "io", "tune", "suite", "history", "report"},
-    "cli": {"core", "umbrella", "backends", "io", "tune", "suite", "history", "report", "cli"},
+    "spec": {"core", "backends", "io", "tune", "suite", "spec"},
+    "cli": {"core", "umbrella", "backends", "io", "tune", "suite", "history", "report", "spec", "cli"},
     "python": {"core", "umbrella", "backends", "io", "tune", "suite", "history", "report", "python"},
 }
 UMBRELLA = "include/kbench/kbench.hpp"
-LAYER_FOLDERS = ("backends", "io", "tune", "suite", "history", "report")
+LAYER_FOLDERS = ("backends", "io", "tune", "suite", "history", "report", "spec")
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]', re.MULTILINE)
 
 

@@ -11,6 +11,7 @@ packages=(
   nlohmann-json3-dev libcli11-dev libfmt-dev libgtest-dev
   libboost-dev libeigen3-dev            # header-only numerics: Boost.Math (history), Eigen (tuning GPs)
   zlib1g-dev                            # gzip-compressed tuning spaces (kbench tune --simulate)
+  libtomlplusplus-dev libmuparser-dev libssl-dev  # kernels described in files: TOML, expressions, SHA-256
   clang-format
   libsqlite3-dev libpq-dev postgresql   # results history: SQLite, libpq, a local server for its tests
   chromium                              # kbench report's tests render the page in a real (headless) browser

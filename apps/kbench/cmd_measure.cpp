@@ -10,6 +10,7 @@
 
 #include "commands.hpp"
 #include "shape_choice.hpp"
+#include "spec_files.hpp"
 #include "text_table.hpp"
 
 #include <fmt/format.h>
@@ -41,7 +42,8 @@ std::string sync_cell(const measurement& t) {
 }  // namespace
 
 int measure(const measure_command& command) {
-  const kernel_definition& kernel = find_kernel(command.kernel);
+  const kernel_definition& kernel =
+      find_kernel(chosen_kernel(command.kernel, load_spec_files(command.specs)));
   const shape& s = kernel.shapes[choose_shape_index(kernel, command.shape, command.shape_index)];
   measure_kernel_options options;
   options.seed = command.seed;

@@ -16,6 +16,7 @@
 #include <kbench/suite/v3_records.hpp>
 
 #include "commands.hpp"
+#include "spec_files.hpp"
 #include "text_table.hpp"
 #include "tolerance_option.hpp"
 #include "tuning_summary.hpp"
@@ -68,6 +69,17 @@ int run(const run_command& command) {
   // Validate everything before running anything: bad input exits 2 without side effects.
   runner::suite_selection selection;
   selection.kernels = command.kernels;
+  const std::vector<std::string> spec_kernels = load_spec_files(command.specs);
+  if (!spec_kernels.empty() && selection.kernels.empty()) {
+    selection.kernels = spec_kernels;
+    if (command.builtin) {
+      for (const auto& k : all_kernels()) {
+        if (k.definition_file.empty()) selection.kernels.push_back(k.name);
+      }
+    }
+  } else if (command.builtin) {
+    throw usage_error("--builtin goes with --spec and without --kernel");
+  }
   if (command.num_shapes != -1) selection.num_shapes = command.num_shapes;
   if (command.shape_index >= 0) selection.shape_index = command.shape_index;
   if (!command.shape.empty()) selection.shape = command.shape;
@@ -336,7 +348,14 @@ int run(const run_command& command) {
         "whose own GB/s follows \"of\": on a shared host it can move far from the calibrated triad\n",
         triad_probe_min_bytes(options.triad_min_bytes) / (1024.0 * 1024.0));
   }
-  if (!has_baseline) {
+  const bool only_spec_kernels = std::all_of(plan.begin(), plan.end(), [](const runner::suite_item& item) {
+    return !item.kernel->definition_file.empty();
+  });
+  if (!has_baseline && only_spec_kernels) {
+    fmt::print(
+        "No torch baseline: kernels from spec files have none, so no speedup is measured; each result is\n"
+        "checked against its spec's reference\n");
+  } else if (!has_baseline) {
     fmt::print(
         "No torch baseline: this kbench was built without libtorch, so no speedup is measured and every\n"
         "result is checked against the kernel's cpu implementation at its default config\n");

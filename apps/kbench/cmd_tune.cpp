@@ -15,6 +15,7 @@
 #include <kbench/tune/strategy.hpp>
 
 #include "shape_choice.hpp"
+#include "spec_files.hpp"
 #include "subcommand.hpp"
 #include "text_table.hpp"
 #include "tuning_flags.hpp"
@@ -44,8 +45,9 @@ struct tune_options {
   bool max_evals_given = false;  // --max-evals on the command line (tuning a kernel keeps the effort's)
   // Tuning a kernel on a device:
   std::string kernel;
-  std::string shape;     // one of the kernel's shapes
-  int shape_index = -1;  // alternative to shape; neither: the first shape
+  std::vector<std::string> specs;  // spec files to load (--spec)
+  std::string shape;               // one of the kernel's shapes
+  int shape_index = -1;            // alternative to shape; neither: the first shape
   std::string backend = "auto";
   std::string effort = "quick";
   bool show_space = false;
@@ -64,7 +66,8 @@ backend_kind device_backend(const std::string& name) {
 }
 
 int tune_kernel(const tune_options& options) {
-  const kernel_definition& kernel = find_kernel(options.kernel);
+  const kernel_definition& kernel =
+      find_kernel(chosen_kernel(options.kernel, load_spec_files(options.specs)));
   const std::size_t shape_index = choose_shape_index(kernel, options.shape, options.shape_index);
   const backend_kind backend = device_backend(options.backend);
   const implementation* impl = kernel.find(backend);
@@ -123,14 +126,16 @@ int tune_kernel(const tune_options& options) {
 }
 
 int run_tune(const tune_options& options) {
-  if (!options.kernel.empty() && !options.simulate.empty()) {
-    throw usage_error("--kernel and --simulate exclude each other");
+  const bool on_device = !options.kernel.empty() || !options.specs.empty();
+  if (on_device && !options.simulate.empty()) {
+    throw usage_error("--kernel or --spec and --simulate exclude each other");
   }
-  if (!options.kernel.empty()) return tune_kernel(options);
+  if (on_device) return tune_kernel(options);
   if (options.simulate.empty()) {
     throw usage_error(
-        "kbench tune needs --kernel K (tune on a device) or --simulate FILE (replay strategies on a recorded "
-        "space)");
+        "kbench tune needs --kernel K or --spec FILE (tune on a device) or --simulate FILE (replay "
+        "strategies "
+        "on a recorded space)");
   }
   if (options.max_evals == 0) throw usage_error("--max-evals must be at least 1");
   if (options.runs == 0) throw usage_error("--runs must be at least 1");
@@ -224,6 +229,7 @@ const subcommand_registration tune_command{
           ->capture_default_str();
       auto* max_evals = app.get_option("--max-evals");
       app.add_option("--kernel,--op", options->kernel, "Tune this kernel on a device (see `kbench list`)");
+      app.add_option("--spec", options->specs, "Tune the kernel described in this file (docs/specs.md)");
       auto* shape = app.add_option("--shape", options->shape, "Shape, e.g. 104857600 or [1024,256]");
       app.add_option("--shape-index", options->shape_index, "Index into the kernel's shapes (default 0)")
           ->check(CLI::Range(0, std::numeric_limits<int>::max()))

@@ -17,7 +17,8 @@ int list_kernels();
 int list_devices();
 
 struct measure_command {
-  std::string kernel;
+  std::string kernel;                 // empty: the --spec file's kernel
+  std::vector<std::string> specs;     // spec files to load
   std::string shape;                  // one of the kernel's shapes
   int shape_index = -1;               // alternative to shape
   std::vector<std::string> backends;  // empty = all the kernel has
@@ -30,7 +31,9 @@ struct measure_command {
 int measure(const measure_command& command);
 
 struct run_command {
-  std::vector<std::string> kernels;  // empty = all
+  std::vector<std::string> kernels;  // empty = all (with specs: the spec kernels, see builtin)
+  std::vector<std::string> specs;    // spec files whose kernels to run
+  bool builtin = false;              // with specs: the built-in kernels too
   std::string backend = "auto";
   std::vector<std::string> impls;  // kbench, torch (empty = both)
   int num_shapes = -1;             // -1 = all; 0 or less is refused

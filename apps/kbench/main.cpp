@@ -6,6 +6,7 @@
 #include <kbench/suite/worker_main.hpp>
 
 #include "commands.hpp"
+#include "spec_files.hpp"
 #include "subcommand.hpp"
 
 #include <fmt/core.h>
@@ -17,7 +18,9 @@
 int main(int argc, char** argv) {
   // A process that `kbench run` or tuning started (argv[1] "worker"): it runs what it was asked, nothing
   // else.
-  if (const auto status = kbench::runner::worker_main(argc, argv)) return *status;
+  if (const auto status = kbench::runner::worker_main(argc, argv, &kbench::cli::load_spec_file_for_worker)) {
+    return *status;
+  }
 
   CLI::App app{"kbench: times compute kernels correctly on asynchronous devices"};
   app.set_version_flag("--version", KBENCH_VERSION);
@@ -31,7 +34,9 @@ int main(int argc, char** argv) {
   kbench::cli::measure_command m;
   auto* measure =
       app.add_subcommand("measure", "The three-measure table for every implementation of one kernel/shape");
-  measure->add_option("--kernel,--op", m.kernel, "Kernel name (see `kbench list`)")->required();
+  measure->add_option("--kernel,--op", m.kernel, "Kernel name (see `kbench list`)");
+  measure->add_option("--spec", m.specs,
+                      "A kernel described in a file (docs/specs.md); --kernel may be left out");
   auto* shape_opt = measure->add_option("--shape", m.shape, "Shape, e.g. 104857600 or [1024,256]");
   measure->add_option("--shape-index", m.shape_index, "Index into the kernel's shapes")
       ->check(CLI::Range(0, std::numeric_limits<int>::max()))
@@ -70,6 +75,12 @@ int main(int argc, char** argv) {
                          "torch baseline; summary table and v3 JSON");
   run->add_option("--kernel,--kernels,--op", r.kernels, "Kernels to run, comma-separated (default: all)")
       ->delimiter(',');
+  run->add_option(
+         "--spec", r.specs,
+         "Kernels described in files (docs/specs.md), comma-separated: run these (and the --kernel ones, "
+         "or with --builtin every built-in kernel)")
+      ->delimiter(',');
+  run->add_flag("--builtin", r.builtin, "With --spec: run the built-in kernels too");
   run->add_option("--backend", r.backend, "auto, cpu, opencl or cuda")->capture_default_str();
   run->add_option("--impl", r.impls, "Implementations to time: kbench, torch (default: both)")
       ->delimiter(',');

@@ -7,6 +7,7 @@ namespace kbench {
 
 std::vector<host_tensor> reference_outputs(const kernel_definition& kernel, const shape& s,
                                            const std::vector<host_tensor>& inputs) {
+  if (kernel.shaped_reference) return kernel.shaped_reference(s, inputs);
   if (kernel.reference) return kernel.reference(inputs);
   const implementation* cpu = kernel.find(backend_kind::cpu);
   if (cpu == nullptr) {
@@ -17,6 +18,7 @@ std::vector<host_tensor> reference_outputs(const kernel_definition& kernel, cons
 }
 
 std::string reference_name(const kernel_definition& kernel) {
+  if (!kernel.reference_label.empty()) return kernel.reference_label;
   return kernel.reference ? "torch" : "the cpu implementation";
 }
 

@@ -137,7 +137,7 @@ shape_result run_shape(const kernel_definition& kernel, std::size_t shape_index,
         fmt::format("kernel '{}' has no {} implementation", kernel.name, kbench::to_string(options.backend));
     return finish();
   }
-  if (options.run_torch && torch_impl == nullptr) {
+  if (options.run_torch && torch_impl == nullptr && !options.run_kbench) {
     result.status = shape_status::unavailable;
     result.reason = fmt::format("kernel '{}' has no torch baseline", kernel.name);
     return finish();
@@ -155,7 +155,8 @@ shape_result run_shape(const kernel_definition& kernel, std::size_t shape_index,
   if (options.run_kbench)
     impls.push_back(prepare(kernel, *kbench_impl, "kbench", options.config.value_or(config{}), s, inputs,
                             expected, tol, shared, failed));
-  if (options.run_torch)
+  // A kernel without a baseline (one from a spec file) runs kbench alone beside the kernels that have one.
+  if (options.run_torch && torch_impl != nullptr)
     impls.push_back(
         prepare(kernel, *torch_impl, "torch", config{}, s, inputs, expected, tol, shared, failed));
 

@@ -86,6 +86,8 @@ std::vector<std::string> worker_arguments(const suite_item& item, const suite_op
                                 std::to_string(options.seed),
                                 "--target-ms",
                                 fmt::format("{}", options.target_ms)};
+  if (!item.kernel->definition_file.empty())
+    args.insert(args.end(), {"--spec", item.kernel->definition_file});
   if (options.atol) args.insert(args.end(), {"--atol", fmt::format("{}", *options.atol)});
   if (options.rtol) args.insert(args.end(), {"--rtol", fmt::format("{}", *options.rtol)});
   std::vector<std::string> impls;

@@ -30,12 +30,14 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 /// The command line of a served worker for this search (trial_server.hpp): compile, time and retime trials.
 std::vector<std::string> server_arguments(const kernel_definition& kernel, std::size_t shape_index,
                                           const tuning_options& options) {
-  return {self_executable(), "worker",
-          "--kernel",        kernel.name,
-          "--shape-index",   std::to_string(shape_index),
-          "--backend",       std::string(kbench::to_string(options.backend)),
-          "--seed",          std::to_string(options.seed),
-          "--serve"};
+  std::vector<std::string> argv{self_executable(), "worker",
+                                "--kernel",        kernel.name,
+                                "--shape-index",   std::to_string(shape_index),
+                                "--backend",       std::string(kbench::to_string(options.backend)),
+                                "--seed",          std::to_string(options.seed),
+                                "--serve"};
+  if (!kernel.definition_file.empty()) argv.insert(argv.end(), {"--spec", kernel.definition_file});
+  return argv;
 }
 
 trial_request make_request(const tuning_options& options, trial_phase phase, std::vector<config> configs,

@@ -26,6 +26,7 @@ namespace {
 /// What the parent passes (suite.cpp, tune_shape.cpp).
 struct worker_arguments {
   std::string kernel;
+  std::vector<std::string> definition_files;  // --spec: files that define the kernel
   int shape_index = 0;
   std::string backend = "cpu";
   std::uint64_t seed = 0;
@@ -137,12 +138,14 @@ int run_worker(const worker_arguments& args) {
 
 }  // namespace
 
-std::optional<int> worker_main(int argc, char** argv) {
+std::optional<int> worker_main(int argc, char** argv,
+                               const std::function<void(const std::string&)>& load_definition_file) {
   if (argc < 2 || std::strcmp(argv[1], "worker") != 0) return std::nullopt;
   worker_arguments args;
   CLI::App app("One kernel x shape, or tuning trials, for `kbench run` and `kbench tune` (internal)");
   app.name(fmt::format("{} worker", argv[0]));
   app.add_option("--kernel", args.kernel)->required();
+  app.add_option("--spec", args.definition_files, "A spec file that defines the kernel");
   app.add_option("--shape-index", args.shape_index)->required();
   app.add_option("--backend", args.backend);
   app.add_option("--seed", args.seed);
@@ -167,6 +170,11 @@ std::optional<int> worker_main(int argc, char** argv) {
     return e.get_exit_code() == 0 ? 0 : 2;
   }
   try {
+    for (const auto& file : args.definition_files) {
+      if (!load_definition_file)
+        throw usage_error(fmt::format("this program cannot load spec file {}", file));
+      load_definition_file(file);
+    }
     return run_worker(args);
   } catch (const usage_error& e) {
     fmt::print(stderr, "kbench: {}\n", e.what());

@@ -81,6 +81,15 @@ struct kernel_definition {
   /// build, kbench_add_kernel), so that a tuning-cache entry is not reused after the kernel's code or a
   /// shared helper changed. Empty when the build did not set it.
   std::string source_hash;
+  /// The reference where it needs the shape (a spec kernel's expected outputs per shape); used instead of
+  /// `reference` when set.
+  std::function<std::vector<host_tensor>(const kbench::shape&, const std::vector<host_tensor>& inputs)>
+      shaped_reference;
+  /// What the reference is, for messages ("torch" when empty and `reference` is set).
+  std::string reference_label;
+  /// The spec file that defines the kernel (spec/spec_kernel.hpp), which its worker processes load; empty
+  /// for a built-in kernel.
+  std::string definition_file;
 
   /// The implementation for `backend`, or nullptr when the kernel has none.
   [[nodiscard]] const implementation* find(backend_kind backend) const;

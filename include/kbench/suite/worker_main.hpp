@@ -10,13 +10,18 @@
 //     ...
 //   }
 
+#include <functional>
 #include <optional>
+#include <string>
 
 namespace kbench::runner {
 
 /// When argv[1] is "worker": parses the worker's arguments, runs one kernel x shape (its result as one JSON
 /// line on standard output), one tuning trial, or, with --serve, the trials read from standard input, and
 /// returns the exit status (2 for bad arguments, 1 for an error). Otherwise nullopt: not a worker.
-[[nodiscard]] std::optional<int> worker_main(int argc, char** argv);
+/// `load_definition_file` loads each `--spec FILE` the worker is given (kernel_definition::definition_file)
+/// before the kernel is looked up; without it such a worker fails.
+[[nodiscard]] std::optional<int> worker_main(
+    int argc, char** argv, const std::function<void(const std::string&)>& load_definition_file = {});
 
 }  // namespace kbench::runner
