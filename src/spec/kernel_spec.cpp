@@ -361,7 +361,7 @@ class spec_reader {
     }
   }
 
-  void read_reference(const toml::table& root, kernel_spec& spec) const {
+  void read_reference(const toml::table& root, kernel_spec& spec) {
     if (m_depth > 0 && root.get("reference") == nullptr) return;  // a reference kernel needs none itself
     const toml::table& reference = as_table(required(root, "reference", "the spec"), "reference");
     check_keys(reference, "[reference]", {"spec", "npy"});
@@ -370,7 +370,7 @@ class spec_reader {
       if (m_depth >= max_reference_depth)
         fail(*reference.get("spec"), "the chain of reference specs is a loop");
       try {
-        (void)spec_reader(spec.reference_spec, m_depth + 1).read();
+        m_reference_hash = spec_reader(spec.reference_spec, m_depth + 1).read().content_hash;
       } catch (const usage_error& e) {
         fail(*reference.get("spec"), fmt::format("the reference spec: {}", e.what()));
       }
@@ -424,8 +424,7 @@ class spec_reader {
     for (const auto* source : {&spec.opencl, &spec.cuda}) {
       if (*source) hasher.add((*source)->text);
     }
-    if (!spec.reference_spec.empty())
-      hasher.add(spec_reader(spec.reference_spec, m_depth + 1).read().content_hash);
+    if (!spec.reference_spec.empty()) hasher.add(m_reference_hash);
     for (const auto& s : spec.shapes) {
       for (const auto& [name, pattern] : spec.reference_npy)
         hasher.add_file_if_present(with_shape(pattern, s));
@@ -438,6 +437,7 @@ class spec_reader {
 
   std::filesystem::path m_file;
   int m_depth;
+  std::string m_reference_hash;         // the reference spec's content hash, read once by read_reference
   const toml::table* m_root = nullptr;  // for messages about a missing top-level key
 };
 
