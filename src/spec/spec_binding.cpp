@@ -33,8 +33,8 @@ std::vector<buffer_ptr> spec_outputs(const kernel_spec& spec, const kernel_args&
   for (const auto& a : spec.arguments) {
     if (a.role != argument_role::out) continue;
     const std::int64_t elements = a.size->evaluate_integer(dims);
-    outputs.push_back(
-        output_buffer(args, outputs.size(), static_cast<std::size_t>(elements) * sizeof(float)));
+    outputs.push_back(output_buffer(args, outputs.size(),
+                                    static_cast<std::size_t>(elements) * sizeof(float) + output_guard_bytes));
   }
   return outputs;
 }

@@ -6,6 +6,7 @@
 
 #include "spec/detail/npy.hpp"
 #include "spec/detail/spec_binding.hpp"
+#include "spec/detail/torch_reference.hpp"
 
 #include <fmt/format.h>
 
@@ -97,6 +98,28 @@ std::vector<host_tensor> npy_reference(const kernel_spec& spec, const kbench::sh
     }
     t.shape = {want};
     expected.push_back(std::move(t));
+  }
+  return expected;
+}
+
+/// The expected outputs from the spec's TorchScript reference, checked against the outputs' count and sizes.
+std::vector<host_tensor> torch_reference_outputs(const kernel_spec& spec,
+                                                 const detail::torch_reference& reference,
+                                                 const kbench::shape& s,
+                                                 const std::vector<host_tensor>& inputs) {
+  std::vector<host_tensor> expected = reference(inputs, s);
+  const std::vector<std::int64_t> sizes = output_sizes(spec, s);
+  const std::string origin = fmt::format("{}:{}", spec.file.string(), spec.reference_torch_line);
+  if (expected.size() != sizes.size()) {
+    throw usage_error(fmt::format("{}: the TorchScript reference returned {} outputs, the kernel has {}",
+                                  origin, expected.size(), sizes.size()));
+  }
+  for (std::size_t i = 0; i < sizes.size(); ++i) {
+    if (static_cast<std::int64_t>(expected[i].size()) != sizes[i]) {
+      throw usage_error(
+          fmt::format("{}: the TorchScript reference's output {} has {} values, its size for shape {} is {}",
+                      origin, i, expected[i].size(), to_string(s), sizes[i]));
+    }
   }
   return expected;
 }
@@ -217,10 +240,25 @@ kernel_definition make_kernel_definition(const kernel_spec& source) {
 #endif
   kernel_definition definition = std::move(builder).build();
   definition.definition_file = spec->file.string();
+  definition.output_guard_bytes = detail::output_guard_bytes;
   if (!spec->reference_npy.empty()) {
     definition.reference_label = "the expected outputs (.npy)";
     definition.shaped_reference = [spec](const kbench::shape& s, const std::vector<host_tensor>&) {
       return npy_reference(*spec, s);
+    };
+  } else if (!spec->reference_torch.empty()) {
+    const std::string origin = fmt::format("{}:{}", spec->file.string(), spec->reference_torch_line);
+    const detail::torch_reference_compiler& compile = detail::registered_torch_reference_compiler();
+    if (!compile) {
+      throw usage_error(fmt::format(
+          "{}: [reference] torch needs a kbench built with libtorch, and this one has none (use spec or npy)",
+          origin));
+    }
+    const detail::torch_reference reference = compile(spec->reference_torch, origin);
+    definition.reference_label = "the TorchScript reference";
+    definition.shaped_reference = [spec, reference](const kbench::shape& s,
+                                                    const std::vector<host_tensor>& inputs) {
+      return torch_reference_outputs(*spec, reference, s, inputs);
     };
   } else if (!spec->reference_spec.empty()) {
     const auto reference =

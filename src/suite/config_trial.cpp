@@ -207,7 +207,8 @@ const std::vector<buffer_ptr>& trial_context::fresh_device_inputs() {
 }
 
 const std::vector<buffer_ptr>& trial_context::device_outputs() {
-  if (m_device_outputs.empty()) m_device_outputs = allocate_outputs(*m_device, expected());
+  if (m_device_outputs.empty())
+    m_device_outputs = allocate_outputs(*m_device, expected(), m_kernel.output_guard_bytes);
   return m_device_outputs;
 }
 

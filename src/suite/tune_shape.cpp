@@ -153,6 +153,7 @@ tuning_outcome choose_config(const kernel_definition& kernel, std::size_t shape_
       outcome.source = found.entry->best ? config_source::cache_hit : config_source::no_valid_config;
       outcome.chosen = found.entry->best ? *found.entry->best : impl->default_config;
       outcome.best_time_ms = found.entry->best_time_ms;
+      outcome.log = found.entry->log;
       return outcome;
     }
     checkpoint = std::move(found.entry);

@@ -11,10 +11,6 @@
 namespace kbench::test {
 namespace {
 
-std::string cache_env(const std::filesystem::path& dir) {
-  return "KBENCH_CACHE_DIR=" + (dir / "cache").string() + " ";
-}
-
 TEST(SpecCli, MeasureChecksAndTimesTheExampleAgainstItsReferenceKernel) {
   const auto dir = scratch_dir("spec-measure");
   const auto json = dir / "out.json";
@@ -42,11 +38,7 @@ TEST(SpecCli, ASpecKernelWhoseSyncIsANoOpIsFlaggedInvalid) {
 }
 
 TEST(SpecCli, AWrongKernelIsRecordedAsWrongAgainstTheReference) {
-  const auto spec = vector_add_spec("spec-wrong");
-  const auto source = spec.parent_path() / "vector_add.cl";
-  std::string text = read_file(source);
-  text.replace(text.find("a[i] + b[i]"), 11, "a[i] - b[i]");
-  write_file(source, text);
+  const auto spec = vector_add_with_kernel("spec-wrong", "a[i] + b[i]", "a[i] - b[i]");
   const auto r = run_kbench_env(cache_env(spec.parent_path()),
                                 "measure --spec " + spec.string() + " --backend opencl --target-ms 20");
   EXPECT_EQ(r.exit_code, 1) << r.output;

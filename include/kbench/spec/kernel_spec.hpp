@@ -67,9 +67,12 @@ struct kernel_spec {
   std::vector<expression> constraints;
   kbench::config default_config;
   /// The reference: another spec file whose outputs of the same names are the expected ones, or per
-  /// output a .npy file of expected values ({shape} replaced as for initializer::npy_file).
+  /// output a .npy file of expected values ({shape} replaced as for initializer::npy_file), or a
+  /// TorchScript function `reference` (the script's text; docs/specs.md gives its arguments).
   std::filesystem::path reference_spec;
   std::map<std::string, std::string> reference_npy;
+  std::string reference_torch;
+  int reference_torch_line = 0;  // the line of [reference] torch in the file, for messages
   kbench::tolerance tolerance;
   /// SHA-256 of the spec file, its sources and its reference files: the tuning cache's source hash.
   std::string content_hash;

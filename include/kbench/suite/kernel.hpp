@@ -90,6 +90,10 @@ struct kernel_definition {
   /// The spec file that defines the kernel (spec/spec_kernel.hpp), which its worker processes load; empty
   /// for a built-in kernel.
   std::string definition_file;
+  /// [bytes] A guard region past the end of every output: bindings allocate it (output_buffer's bytes plus
+  /// this), the accuracy check fills it with 0xFF and fails the call with a runtime error when the kernel
+  /// changed any of it (an out-of-bounds write). 0: none (the built-in kernels, checked by their tests).
+  std::size_t output_guard_bytes = 0;
 
   /// The implementation for `backend`, or nullptr when the kernel has none.
   [[nodiscard]] const implementation* find(backend_kind backend) const;

@@ -74,7 +74,7 @@ struct tuning_outcome {
   double tuning_s = 0;                       // [s] spent now
   std::string message;                       // the miss description for cache_miss
   std::vector<std::string> warnings;         // corrupt cache files, unwritable cache, ...
-  std::vector<tune::logged_evaluation> log;  // tuned: every config of the search, in order
+  std::vector<tune::logged_evaluation> log;  // tuned or cached: every config of the search, in order
 };
 
 /// [s] The time limit a time or final retime trial fits its timing to (trial_request::time_limit_s): its

@@ -11,6 +11,11 @@
 
 namespace kbench::spec::detail {
 
+/// [bytes] The guard region past every output of a spec kernel (kernel_definition::output_guard_bytes):
+/// an argument size smaller than the kernel's use is caught as an out-of-bounds write, up to this far past
+/// the end (farther writes may land in other memory or crash the worker, which is recorded too).
+constexpr std::size_t output_guard_bytes = 64 * 1024;
+
 /// Work-items per dimension and the work-group size, for one shape and config.
 struct launch_geometry {
   std::vector<std::size_t> global;  // a multiple of local in each dimension
