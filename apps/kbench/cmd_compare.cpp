@@ -18,8 +18,9 @@ namespace kbench::cli {
 namespace {
 
 struct compare_options {
-  std::string base, newer;  // v3 result files
-  double alpha = 0.05;      // significance level of the test
+  std::string base, newer;                 // v3 result files
+  double alpha = 0.05;                     // significance level of the test
+  double min_effect = default_min_effect;  // [fraction] the smallest change called faster or slower
   std::string json_path;
 };
 
@@ -31,12 +32,13 @@ std::string p_text(const history::series_comparison& s) {
 int run_compare(const compare_options& options) {
   const nlohmann::json base = history::read_results_file(options.base);
   const nlohmann::json newer = history::read_results_file(options.newer);
-  const history::comparison c = history::compare_records(base, newer, options.alpha);
+  const history::comparison c = history::compare_records(base, newer, options.alpha, options.min_effect);
   if (!options.json_path.empty()) {
     nlohmann::json doc = history::to_json(c);
     doc["base"] = options.base;
     doc["new"] = options.newer;
     doc["alpha"] = options.alpha;
+    doc["min_effect"] = options.min_effect;
     io::write_file_atomically(options.json_path, doc.dump(2) + "\n");
   }
   if (c.series.empty()) {
@@ -59,8 +61,11 @@ int run_compare(const compare_options& options) {
     fmt::print("not compared: {} series only in {}, {} only in {}\n", c.only_in_base.size(), options.base,
                c.only_in_new.size(), options.newer);
   }
-  fmt::print("(two-sided Mann-Whitney U test on the raw samples, alpha {:g}; below 1x is faster)\n",
-             options.alpha);
+  fmt::print(
+      "(two-sided Mann-Whitney U test on the raw samples, alpha {:g}, and a change of at least {:g}%; below "
+      "1x "
+      "is faster)\n",
+      options.alpha, 100 * options.min_effect);
   if (!options.json_path.empty()) fmt::print("wrote {}\n", options.json_path);
   return 0;
 }
@@ -74,6 +79,10 @@ const subcommand_registration compare_registration{
       app.add_option("--alpha", options->alpha, "Significance level of the test")
           ->capture_default_str()
           ->check(CLI::Range(1e-9, 0.5));
+      app.add_option("--min-effect", options->min_effect,
+                     "Smallest change called faster or slower, as a fraction (0.02 = 2%)")
+          ->capture_default_str()
+          ->check(CLI::Range(0.0, 1.0));
       app.add_option("--json", options->json_path, "Write the comparison as JSON to this file");
       return [options] { return run_compare(*options); };
     }};

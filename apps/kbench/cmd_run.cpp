@@ -3,6 +3,7 @@
 // speedup.
 
 #include <kbench/backends/registry.hpp>
+#include <kbench/contention.hpp>
 #include <kbench/error.hpp>
 #include <kbench/history/records.hpp>
 #include <kbench/history/store.hpp>
@@ -137,6 +138,7 @@ int run(const run_command& command) {
   }
   options.seed = command.seed;
   options.target_ms = command.target_ms;
+  options.require_quiet_s = command.require_quiet_s;
   options.timeout_per_shape_s = command.timeout_per_kernel_s;
   options.triad_min_bytes = command.triad_min_mib * 1024.0 * 1024.0;
   if (command.list) {
@@ -259,7 +261,8 @@ int run(const run_command& command) {
   text_table table({"Kernel", "Shape", "Status", "kbench (ms)", "torch (ms)", "Speedup", "Interval",
                     "% peak BW", "% triad"});
   std::size_t passed = 0;
-  std::map<std::string_view, std::size_t> verdicts;  // faster / same / slower -> ok shapes
+  std::map<std::string_view, std::size_t> verdicts;  // faster / same / slower / unreliable -> ok shapes
+  std::size_t disturbed = 0;                         // shapes timed while the machine was busy
   double log_speedup_sum = 0;
   std::size_t speedups = 0;
   std::vector<std::string> reasons;
@@ -267,7 +270,7 @@ int run(const run_command& command) {
   std::size_t triad_shapes = 0;          // shapes with a triad timed beside them
   std::size_t compute_bound_shapes = 0;  // shapes shown in GFLOP/s
   for (const auto& r : results) {
-    const auto s = r.speedup_interval();
+    const auto s = r.speedup_interval(command.min_effect);
     const auto bw = r.bandwidth_gbps();
     std::string bw_cell = "-";
     const auto gflops = r.gflops();
@@ -286,14 +289,21 @@ int run(const run_command& command) {
     if (r.status == runner::shape_status::ok) {
       ++passed;
       if (s && s->ratio > 0) {
-        log_speedup_sum += std::log(s->ratio);
-        ++speedups;
         ++verdicts[s->verdict()];
+        if (!s->disturbed) {  // a busy machine's ratio says nothing about the kernels
+          log_speedup_sum += std::log(s->ratio);
+          ++speedups;
+        }
       }
     } else {
       reasons.push_back(fmt::format("{} {}: {}: {}", r.kernel, r.shape, to_string(r.status), r.reason));
     }
     if (r.torch && !r.torch->baseline_form.empty()) baseline_forms[r.kernel] = r.torch->baseline_form;
+    if (r.machine && !r.machine->quiet) {
+      ++disturbed;
+      reasons.push_back(
+          fmt::format("{} {}: timed on a busy machine: {}", r.kernel, r.shape, r.machine->reason));
+    }
   }
   fmt::print("kbench run: backend {} ({}), effort {}, seed {}\n", to_string(options.backend),
              status != statuses.end() && !status->devices.empty() ? status->devices.front().name : "-",
@@ -305,14 +315,26 @@ int run(const run_command& command) {
   if (speedups > 0) {
     fmt::print("; geometric-mean speedup {:.2f}x over {} shapes",
                std::exp(log_speedup_sum / static_cast<double>(speedups)), speedups);
+    if (verdicts["unreliable"] > 0) fmt::print(" ({} unreliable ones left out)", verdicts["unreliable"]);
+  } else if (verdicts["unreliable"] > 0) {
+    fmt::print("; no geometric-mean speedup (every speedup was timed on a busy machine)");
   }
   fmt::print("; wall time {:.1f} s\n", elapsed_s());
-  if (speedups > 0) {
+  if (speedups + verdicts["unreliable"] > 0) {
     // A ratio near 1 is often noise: the interval says whether the two were told apart at all.
     fmt::print(
-        "Against torch: {} faster, {} same within noise, {} slower (Interval: the speedup while each median\n"
-        "ranges over its 99% confidence interval, >= 98% together; faster/slower when it excludes 1)\n",
-        verdicts["faster"], verdicts["same"], verdicts["slower"]);
+        "Against torch: {} faster, {} same within noise, {} slower, {} unreliable (Interval: the\n"
+        "speedup while each median ranges over its 99% confidence interval, >= 98% together;\n"
+        "faster/slower when it excludes 1 and the speedup is at least {:g}% from 1; unreliable when\n"
+        "other work took more than {:.0f}% of the CPUs while the shape was timed)\n",
+        verdicts["faster"], verdicts["same"], verdicts["slower"], verdicts["unreliable"],
+        100 * command.min_effect, 100 * max_quiet_others_fraction);
+  }
+  if (disturbed > 0) {
+    fmt::print("Machine: {} of {} timed shapes were disturbed by other work (their reasons below)\n",
+               disturbed, results.size());
+  } else {
+    fmt::print("Machine: quiet while every shape was timed\n");
   }
   if (options.run_kbench) {
     fmt::print(
@@ -369,7 +391,7 @@ int run(const run_command& command) {
   if (!command.output.empty()) {
     nlohmann::json records = nlohmann::json::array();
     for (const auto& r : results) {
-      for (auto& rec : runner::shape_records(r, command.effort, timestamp, peak))
+      for (auto& rec : runner::shape_records(r, command.effort, timestamp, peak, command.min_effect))
         records.push_back(std::move(rec));
     }
     io::append_records(command.output, records);
@@ -378,7 +400,7 @@ int run(const run_command& command) {
   if (db) {
     nlohmann::json records = nlohmann::json::array();
     for (const auto& r : results) {
-      for (auto& rec : runner::shape_records(r, command.effort, timestamp, peak))
+      for (auto& rec : runner::shape_records(r, command.effort, timestamp, peak, command.min_effect))
         records.push_back(std::move(rec));
     }
     std::string commit = command.commit;

@@ -40,7 +40,9 @@ struct run_command {
   int shape_index = -1;            // -1 = all
   std::string shape;               // empty = all; else only this shape of each kernel that has it
   std::uint64_t seed = 0;
-  std::string atol, rtol;  // empty = the kernel's tolerance; validated as numbers
+  std::string atol, rtol;      // empty = the kernel's tolerance; validated as numbers
+  double min_effect = 0.02;    // [fraction] the smallest speedup called faster or slower (default_min_effect)
+  double require_quiet_s = 0;  // [s] wait this long for a quiet machine per shape, else fail it; 0: mark only
   std::string effort = "none";
   tuning_flags tuning;
   std::string output;                 // JSON file to append v3 records to

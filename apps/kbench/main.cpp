@@ -94,6 +94,17 @@ int main(int argc, char** argv) {
       ->excludes(run_shape_opt);
   run->add_option("--seed", r.seed, "Seed of the deterministic inputs")->capture_default_str();
   run->add_option("--atol", r.atol, "Absolute tolerance (default: each kernel's)");
+  run->add_option(
+         "--require-quiet", r.require_quiet_s,
+         "Wait up to S seconds per shape for a quiet machine, and fail a shape timed while it was busy "
+         "(for CI); 0: time anyway and mark it")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 3600.0));
+  run->add_option(
+         "--min-effect", r.min_effect,
+         "Smallest speedup called faster or slower, as a fraction (0.02: kbench 2% apart from torch)")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1.0));
   run->add_option("--rtol", r.rtol, "Relative tolerance (default: each kernel's)");
   run->add_option("--effort", r.effort,
                   "Tuning on a cache miss: none (default config), quick (<= 50 configs or 120 s per shape), "

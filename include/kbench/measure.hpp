@@ -3,6 +3,7 @@
 // sync checks beside them (DESIGN.md section 1).
 
 #include <kbench/bench_target.hpp>
+#include <kbench/contention.hpp>
 #include <kbench/stats.hpp>
 
 #include <string>
@@ -30,7 +31,9 @@ struct measurement {
                                       // when the window closed
   int result_sync_violations = 0;     // per-result waits that returned early
   int barrier_violations = 0;         // barriers that returned with work still running
-  std::vector<std::string> warnings;  // high noise, incomplete capture, sync violations, wall < device
+  std::vector<std::string> warnings;  // high noise, incomplete capture, sync violations, wall < device, a
+                                      // busy machine
+  contention machine;                 // what else ran during the timed windows (wall latency, throughput)
 
   [[nodiscard]] double capture_ratio() const;
   [[nodiscard]] int sync_violations() const { return result_sync_violations + barrier_violations; }

@@ -29,4 +29,12 @@ struct summary {
 /// All statistics of `samples`. An empty set gives count 0 and zeros.
 [[nodiscard]] summary summarize(std::span<const double> samples);
 
+/// [fraction] The smallest change kbench calls faster or slower by default, however many samples tell it
+/// from noise: a 0.3% difference that a test finds significant is no difference to a user.
+inline constexpr double default_min_effect = 0.02;
+
+/// Whether `ratio` differs from 1 by at least `min_effect`, either way: ratio >= 1 + min_effect or
+/// ratio <= 1 / (1 + min_effect) (symmetric for a ratio and its inverse).
+[[nodiscard]] bool beyond_min_effect(double ratio, double min_effect);
+
 }  // namespace kbench

@@ -48,6 +48,12 @@ void add_warnings(measurement& m, int result_syncs, int barriers) {
         "wall latency below device time (median {:.4g} ms < {:.4g} ms): synchronization is broken",
         m.wall.median, m.device.median));
   }
+  if (!m.machine.quiet) {
+    m.warnings.push_back(
+        fmt::format("the machine was busy while this was timed ({}): the timings describe the "
+                    "machine as much as the kernel",
+                    m.machine.reason));
+  }
   if (m.wall.count > 1 && m.wall.median > 0) {
     const double ci_width = (m.wall.median_ci_high - m.wall.median_ci_low) / m.wall.median;
     const double spread = relative_spread(m.wall);
@@ -88,6 +94,7 @@ measurement measure(const bench_target& target, const measure_options& options) 
   }
 
   const int repeat = options.repeat > 0 ? options.repeat : compute_repeat(target, options.target_ms);
+  const contention_probe probe;  // over the timed windows
 
   // Wall latency: sync -> start -> call -> sync(result) -> stop, one call per sample.
   m.wall_ms.reserve(static_cast<std::size_t>(repeat));
@@ -146,6 +153,7 @@ measurement measure(const bench_target& target, const measure_options& options) 
     }
   }
 
+  m.machine = probe.finish();
   m.wall = summarize(m.wall_ms);
   m.throughput = summarize(m.throughput_ms);
   m.device = summarize(m.device_ms);

@@ -102,4 +102,8 @@ summary summarize(std::span<const double> samples) {
   return s;
 }
 
+bool beyond_min_effect(double ratio, double min_effect) {
+  return ratio >= 1 + min_effect || ratio <= 1 / (1 + min_effect);
+}
+
 }  // namespace kbench

@@ -53,7 +53,8 @@ bool is_latency_metric(std::string_view metric) {
   return metric == "latency_ms" || metric == "throughput_ms" || metric == "device_ms";
 }
 
-comparison compare_records(const nlohmann::json& base, const nlohmann::json& newer, double alpha) {
+comparison compare_records(const nlohmann::json& base, const nlohmann::json& newer, double alpha,
+                           double min_effect) {
   const auto a = latency_series(base);
   const auto b = latency_series(newer);
   comparison result;
@@ -75,7 +76,7 @@ comparison compare_records(const nlohmann::json& base, const nlohmann::json& new
     s.test = mann_whitney_u(base_values, new_values, alpha);
     if (s.test.method == mann_whitney_method::not_enough_samples) {
       s.verdict = change::not_enough_samples;
-    } else if (s.test.p_value < alpha && s.new_median != s.base_median) {
+    } else if (s.test.p_value < alpha && s.ratio > 0 && beyond_min_effect(s.ratio, min_effect)) {
       s.verdict = s.new_median < s.base_median ? change::faster : change::slower;
     } else {
       s.verdict = change::same;

@@ -94,6 +94,14 @@ nlohmann::json make_record(const record_context& context, const std::string& met
                         {"runners", nlohmann::json::array({runner})}};
 }
 
+nlohmann::json make_timing_record(const record_context& context, const std::string& metric,
+                                  const std::vector<double>& values, bool valid,
+                                  nlohmann::json metric_extra) {
+  if (valid) return make_record(context, metric, values, std::move(metric_extra));
+  metric_extra["invalid_samples"] = values;
+  return make_record(context, metric, {}, std::move(metric_extra));
+}
+
 nlohmann::json measurement_metric_records(const record_context& context, const measurement& m) {
   nlohmann::json records = nlohmann::json::array();
   const nlohmann::json checks = {{"stat", "median"},
@@ -106,7 +114,7 @@ nlohmann::json measurement_metric_records(const record_context& context, const m
     extra["cv"] = st.cv;
     extra["ci99_low"] = st.median_ci_low;
     extra["ci99_high"] = st.median_ci_high;
-    records.push_back(make_record(context, name, values, extra));
+    records.push_back(make_timing_record(context, name, values, m.valid(), extra));
   };
   metric("latency_ms", m.wall_ms, m.wall);
   metric("throughput_ms", m.throughput_ms, m.throughput);

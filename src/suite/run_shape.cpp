@@ -1,5 +1,6 @@
 #include <kbench/backends/registry.hpp>
 #include <kbench/bench.hpp>
+#include <kbench/contention.hpp>
 #include <kbench/error.hpp>
 #include <kbench/suite/accuracy.hpp>
 #include <kbench/suite/bound_kernel.hpp>
@@ -163,6 +164,17 @@ shape_result run_shape(const kernel_definition& kernel, std::size_t shape_index,
   // Time what was built and checked: the three measures each, then interleaved at one repeat count.
   std::vector<bench_target> targets;
   std::vector<impl_result*> timed;
+  if (options.require_quiet_s > 0 && !failed) {
+    const contention waited = wait_for_quiet(options.require_quiet_s);
+    if (!waited.quiet) {
+      failed =
+          failure{shape_status::invalid_timing,
+                  fmt::format("the machine was still busy after waiting {:g} s for it (--require-quiet): {}",
+                              options.require_quiet_s, waited.reason)};
+      for (prepared& p : impls) p.bound.reset();  // nothing is timed
+    }
+  }
+  const contention_probe machine;  // over the three measures and the interleaved turns
   try {
     // Slow calls (bmm at 1024 on 2 cores takes seconds) get a smaller, fixed sample budget, so that one shape
     // stays within minutes: one synchronized call estimates the cost first.
@@ -241,6 +253,14 @@ shape_result run_shape(const kernel_definition& kernel, std::size_t shape_index,
     }
   } catch (const std::exception& e) {
     if (!failed) failed = failure{shape_status::runtime_error, e.what()};
+  }
+  if (!targets.empty()) {
+    result.machine = machine.finish();
+    if (options.require_quiet_s > 0 && !result.machine->quiet && !failed) {
+      failed = failure{shape_status::invalid_timing,
+                       fmt::format("the machine was busy while the shape was timed (--require-quiet): {}",
+                                   result.machine->reason)};
+    }
   }
 
   for (prepared& p : impls) {

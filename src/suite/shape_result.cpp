@@ -46,18 +46,20 @@ std::optional<double> shape_result::speedup() const {
 }
 
 std::string_view speedup_estimate::verdict() const {
+  if (disturbed) return "unreliable";
+  if (!beyond_min_effect(ratio, min_effect)) return "same";
   if (low > 1) return "faster";
   if (high < 1) return "slower";
   return "same";
 }
 
-std::optional<speedup_estimate> shape_result::speedup_interval() const {
+std::optional<speedup_estimate> shape_result::speedup_interval(double min_effect) const {
   if (!kbench || !torch || kbench->latency_ms.empty() || torch->latency_ms.empty()) return std::nullopt;
   const summary k = summarize(kbench->latency_ms);
   const summary t = summarize(torch->latency_ms);
   if (!(k.median > 0 && k.median_ci_low > 0)) return std::nullopt;
   return speedup_estimate{t.median / k.median, t.median_ci_low / k.median_ci_high,
-                          t.median_ci_high / k.median_ci_low};
+                          t.median_ci_high / k.median_ci_low, machine && !machine->quiet, min_effect};
 }
 
 namespace {
@@ -181,6 +183,7 @@ void to_json(nlohmann::json& j, const shape_result& r) {
   if (r.kbench) j["kbench"] = *r.kbench;
   if (r.torch) j["torch"] = *r.torch;
   if (r.triad) j["triad"] = *r.triad;
+  if (r.machine) j["machine"] = *r.machine;
 }
 
 void from_json(const nlohmann::json& j, shape_result& r) {
@@ -198,6 +201,39 @@ void from_json(const nlohmann::json& j, shape_result& r) {
   if (j.contains("kbench")) r.kbench = j.at("kbench").get<impl_result>();
   if (j.contains("torch")) r.torch = j.at("torch").get<impl_result>();
   if (j.contains("triad")) r.triad = j.at("triad").get<triad_turns>();
+  if (j.contains("machine")) r.machine = j.at("machine").get<contention>();
 }
 
 }  // namespace kbench::runner
+
+namespace kbench {
+
+void to_json(nlohmann::json& j, const contention& c) {
+  j = {{"wall_s", c.wall_s},
+       {"cpus", c.cpus},
+       {"own_cpu_s", c.own_cpu_s},
+       {"others_cpu_s", c.others_cpu_s},
+       {"steal_s", c.steal_s},
+       {"involuntary_switches", c.involuntary_switches},
+       {"load_average", c.load_average},
+       {"resolution_s", c.resolution_s},
+       {"measured", c.measured},
+       {"quiet", c.quiet},
+       {"reason", c.reason}};
+}
+
+void from_json(const nlohmann::json& j, contention& c) {
+  c.wall_s = j.at("wall_s");
+  c.cpus = j.at("cpus");
+  c.own_cpu_s = j.at("own_cpu_s");
+  c.others_cpu_s = j.at("others_cpu_s");
+  c.steal_s = j.at("steal_s");
+  c.involuntary_switches = j.at("involuntary_switches");
+  c.load_average = j.at("load_average");
+  c.resolution_s = j.at("resolution_s");
+  c.measured = j.at("measured");
+  c.quiet = j.at("quiet");
+  c.reason = j.at("reason");
+}
+
+}  // namespace kbench

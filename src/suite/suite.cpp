@@ -96,6 +96,8 @@ std::vector<std::string> worker_arguments(const suite_item& item, const suite_op
   args.insert(args.end(), {"--impl", fmt::format("{}", fmt::join(impls, ","))});
   if (config) args.insert(args.end(), {"--config", to_json_text(*config)});
   if (options.triad_stores) args.insert(args.end(), {"--triad-stores", *options.triad_stores});
+  if (options.require_quiet_s > 0)
+    args.insert(args.end(), {"--require-quiet", fmt::format("{}", options.require_quiet_s)});
   if (options.triad_stores && options.triad_min_bytes > 0) {
     args.insert(args.end(), {"--triad-min-bytes", fmt::format("{}", options.triad_min_bytes)});
   }

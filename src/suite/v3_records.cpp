@@ -16,7 +16,7 @@ nlohmann::json accuracy_record(const io::record_context& context, bool passed, d
 }  // namespace
 
 nlohmann::json shape_records(const shape_result& r, const std::string& effort, std::int64_t timestamp,
-                             const std::optional<calibration>& peak) {
+                             const std::optional<calibration>& peak, double min_effect) {
   nlohmann::json records = nlohmann::json::array();
   auto add_impl = [&](const impl_result& impl) {
     io::record_context context;
@@ -30,6 +30,10 @@ nlohmann::json shape_records(const shape_result& r, const std::string& effort, s
     if (impl.impl == "kbench") context.extra["config_source"] = r.config_source;
     if (!r.reason.empty()) context.extra["reason"] = r.reason;
     if (!impl.baseline_form.empty()) context.extra["baseline_form"] = impl.baseline_form;
+    if (r.machine) {
+      context.extra["machine"] = r.machine->quiet ? "quiet" : "disturbed";
+      context.extra["machine_detail"] = r.machine->describe();
+    }
     const nlohmann::json checks{{"valid", impl.valid}, {"sync_violations", impl.sync_violations}};
     auto with = [&](nlohmann::json extra) {
       for (auto& [k, v] : checks.items()) extra[k] = v;
@@ -38,10 +42,12 @@ nlohmann::json shape_records(const shape_result& r, const std::string& effort, s
     records.push_back(
         accuracy_record(context, impl.accurate, impl.max_abs_error, impl.max_rel_error, impl.mismatches));
     if (impl.latency_ms.empty()) return;
-    records.push_back(io::make_record(context, "latency_ms", impl.latency_ms, with({{"stat", "median"}})));
+    records.push_back(io::make_timing_record(context, "latency_ms", impl.latency_ms, impl.valid,
+                                             with({{"stat", "median"}})));
+    records.push_back(io::make_timing_record(context, "throughput_ms", impl.throughput_ms, impl.valid,
+                                             with({{"stat", "median"}})));
     records.push_back(
-        io::make_record(context, "throughput_ms", impl.throughput_ms, with({{"stat", "median"}})));
-    records.push_back(io::make_record(context, "device_ms", impl.device_ms, with({{"stat", "median"}})));
+        io::make_timing_record(context, "device_ms", impl.device_ms, impl.valid, with({{"stat", "median"}})));
     const double ratio = impl.dispatched == 0
                              ? 0.0
                              : static_cast<double>(impl.captured) / static_cast<double>(impl.dispatched);
@@ -53,11 +59,14 @@ nlohmann::json shape_records(const shape_result& r, const std::string& effort, s
           io::make_record(context, "autotune_s", {r.tuning_s},
                           {{"evaluations", r.tuning_evaluations}, {"config_source", r.config_source}}));
     }
-    if (auto s = r.speedup_interval()) {
+    // What follows divides by the latency: nothing of it from samples that failed their checks.
+    if (!impl.valid || (r.torch && !r.torch->valid)) return;
+    if (auto s = r.speedup_interval(min_effect)) {
       records.push_back(io::make_record(context, "speedup", {s->ratio},
                                         with({{"baseline", "torch"},
                                               {"interval_low", s->low},
                                               {"interval_high", s->high},
+                                              {"min_effect", s->min_effect},
                                               {"verdict", std::string(s->verdict())}})));
     }
     if (auto bw = r.bandwidth_gbps()) {
@@ -115,6 +124,8 @@ nlohmann::json measurement_records(const kernel_definition& kernel, const shape&
   records.push_back(accuracy_record(context, m.accuracy.passed, m.accuracy.max_abs_error,
                                     m.accuracy.max_rel_error, m.accuracy.mismatches));
   if (!m.timing) return records;
+  context.extra["machine"] = m.timing->machine.quiet ? "quiet" : "disturbed";
+  context.extra["machine_detail"] = m.timing->machine.describe();
   for (auto& r : io::measurement_metric_records(context, *m.timing)) records.push_back(std::move(r));
   return records;
 }

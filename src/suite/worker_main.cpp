@@ -42,6 +42,7 @@ struct worker_arguments {
   bool serve = false;  // serve tuning trials read from standard input, one JSON line each (config_trial.hpp)
   std::string triad_stores;    // a shape: time a triad beside it when large (run_shape.hpp); empty: none
   double triad_min_bytes = 0;  // [bytes per call] "large" for the triad; 0: triad_probe_min_bytes()
+  double require_quiet_s = 0;  // [s] a shape: shape_options::require_quiet_s
 };
 
 /// A tolerance the parent has already checked; empty: none.
@@ -80,6 +81,7 @@ int run_worker(const worker_arguments& args) {
   options.atol = tolerance_of("--atol", args.atol);
   options.rtol = tolerance_of("--rtol", args.rtol);
   options.target_ms = args.target_ms;
+  options.require_quiet_s = args.require_quiet_s;
   if (!args.impls.empty()) {
     options.run_kbench = options.run_torch = false;
     for (const auto& impl : args.impls) {
@@ -153,6 +155,7 @@ std::optional<int> worker_main(int argc, char** argv,
   app.add_option("--rtol", args.rtol);
   app.add_option("--impl", args.impls)->delimiter(',');
   app.add_option("--target-ms", args.target_ms);
+  app.add_option("--require-quiet", args.require_quiet_s);
   app.add_option("--phase", args.phase);
   app.add_option("--config", args.configs);
   app.add_option("--incumbent-ms", args.incumbent_ms);

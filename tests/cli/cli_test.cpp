@@ -1,5 +1,6 @@
 // CLI tests: run the kbench binary, check its exit status, its messages and its JSON.
 
+#include "cli/cpu_hogs.hpp"
 #include "cli/run_kbench.hpp"
 
 #include <gtest/gtest.h>
@@ -158,6 +159,31 @@ TEST(Cli, MeasureWritesOneV3RecordPerImplementationAndMetric) {
   }
 }
 
+TEST(Cli, AMeasurementBesideCpuHogsSaysTheMachineWasBusy) {
+  const auto json = scratch_dir("measure-busy") / "r.json";
+  process_result r;
+  {
+    const cpu_hogs hogs;
+    r = run_kbench("measure --kernel exp --shape 65536 --backend cpu --target-ms 300 --json " +
+                   json.string());
+  }
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("the machine was busy while this was timed (other processes used "),
+            std::string::npos)
+      << r.output;
+  std::size_t marked = 0;
+  for (const auto& rec : read_json(json)) {
+    if (rec.at("metric").at("name") == "accuracy") continue;
+    const auto& extra = rec.at("benchmark").at("extra_info");
+    EXPECT_EQ(extra.at("machine"), "disturbed") << extra;
+    EXPECT_NE(extra.at("machine_detail").get<std::string>().find("disturbed: other processes used"),
+              std::string::npos)
+        << extra;
+    ++marked;
+  }
+  EXPECT_EQ(marked, 4u) << "latency, throughput, device time and capture of the cpu backend";
+}
+
 // measure times torch in its own process, so it runs itself again with the workers' short libgomp spin count
 // (runner/worker_process.hpp) unless the user set one; torch's device line names the count in effect.
 TEST(Cli, MeasureRunsTorchWithTheWorkersOpenmpSpinCountUnlessOneIsSet) {
@@ -181,12 +207,21 @@ TEST(Cli, InjectedSyncFaultIsShownAsAFailureAndExitsNonZero) {
   EXPECT_NE(r.output.find("FAIL ("), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("INVALID"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("must not be trusted"), std::string::npos) << r.output;
+  std::size_t timings = 0;
   for (const auto& rec : read_json(json)) {
-    if (rec.at("metric").at("name") == "latency_ms") {
+    const std::string metric = rec.at("metric").at("name");
+    if (metric == "latency_ms") {
       EXPECT_FALSE(rec.at("metric").at("extra_info").at("valid").get<bool>());
       EXPECT_GT(rec.at("metric").at("extra_info").at("result_sync_violations").get<int>(), 0);
     }
+    // A timing that failed its checks is kept only as invalid samples, never as values to plot.
+    if (metric == "latency_ms" || metric == "throughput_ms" || metric == "device_ms") {
+      EXPECT_TRUE(rec.at("metric").at("benchmark_values").empty()) << metric;
+      EXPECT_FALSE(rec.at("metric").at("extra_info").at("invalid_samples").empty()) << metric;
+      ++timings;
+    }
   }
+  EXPECT_EQ(timings, 3u);
 }
 
 TEST(Cli, JsonIsAppendedToAValidFile) {

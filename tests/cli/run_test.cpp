@@ -1,5 +1,6 @@
 // CLI tests of `kbench run`: selection flags, summary totals, exit statuses, v3 JSON, failure isolation.
 
+#include "cli/cpu_hogs.hpp"
 #include "cli/run_kbench.hpp"
 
 #include <kbench/stats.hpp>
@@ -38,19 +39,30 @@ TEST(CliRun, RunsTheSelectedShapesAndPrintsTotalsPerShape) {
   EXPECT_NE(r.output.find("exp    | [1024] "), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("exp    | [4096] "), std::string::npos) << r.output;
   EXPECT_EQ(r.output.find("[16384]"), std::string::npos) << r.output;
-  EXPECT_NE(r.output.find("Total: 2/2 shapes passed; geometric-mean speedup "), std::string::npos)
+  // The geometric mean leaves out the speedups of shapes timed on a busy machine.
+  EXPECT_TRUE(std::regex_search(
+      r.output,
+      std::regex(
+          R"(Total: 2/2 shapes passed; (geometric-mean speedup [0-9.]+x over [12] shapes|no geometric-mean speedup \(every speedup was timed on a busy machine\)))")))
       << r.output;
   EXPECT_NE(r.output.find("exp: at::exp_out into a preallocated output"), std::string::npos) << r.output;
   // Each speedup's interval and verdict, and the count of verdicts over the two shapes.
-  EXPECT_TRUE(
-      std::regex_search(r.output, std::regex(R"(\| [0-9.]+x +\| [0-9.]+-[0-9.]+ (faster|same|slower) )")))
+  EXPECT_TRUE(std::regex_search(
+      r.output, std::regex(R"(\| [0-9.]+x +\| [0-9.]+-[0-9.]+ (faster|same|slower|unreliable) )")))
       << r.output;
   std::smatch counts;
   ASSERT_TRUE(std::regex_search(
       r.output, counts,
-      std::regex(R"(Against torch: ([0-9]+) faster, ([0-9]+) same within noise, ([0-9]+) slower)")))
+      std::regex(
+          R"(Against torch: ([0-9]+) faster, ([0-9]+) same within noise, ([0-9]+) slower, ([0-9]+) unreliable)")))
       << r.output;
-  EXPECT_EQ(std::stoi(counts[1]) + std::stoi(counts[2]) + std::stoi(counts[3]), 2) << r.output;
+  EXPECT_EQ(std::stoi(counts[1]) + std::stoi(counts[2]) + std::stoi(counts[3]) + std::stoi(counts[4]), 2)
+      << r.output;
+  // Whether the machine was quiet, and when it was not, which shapes it disturbed.
+  EXPECT_TRUE(std::regex_search(
+      r.output,
+      std::regex(R"(Machine: (quiet while every shape was timed|[12] of 2 timed shapes were disturbed))")))
+      << r.output;
   // The % peak BW footnote says which calibration it divides by, and when that was measured.
   EXPECT_TRUE(std::regex_search(
       r.output, std::regex(R"(against the cpu triad of [0-9.]+ GB/s with\n(normal|non-temporal) stores \()"
@@ -241,7 +253,31 @@ TEST(CliRun, WritesOneV3RecordPerImplementationAndMetric) {
     EXPECT_LE(extra.at("interval_low").get<double>(), ratio) << extra;
     EXPECT_GE(extra.at("interval_high").get<double>(), ratio) << extra;
     const std::string verdict = extra.at("verdict");
-    EXPECT_TRUE(verdict == "faster" || verdict == "same" || verdict == "slower") << verdict;
+    EXPECT_TRUE(verdict == "faster" || verdict == "same" || verdict == "slower" || verdict == "unreliable")
+        << verdict;
+    // An unreliable verdict comes from a shape timed on a busy machine, which its records say.
+    const auto& machine = rec.at("benchmark").at("extra_info").at("machine");
+    EXPECT_EQ(verdict == "unreliable", machine == "disturbed") << machine;
+  }
+}
+
+TEST(CliRun, RequireQuietFailsAShapeWhileEveryCpuIsBusy) {
+  const auto json = scratch_dir("run-require-quiet") / "r.json";
+  process_result r;
+  {
+    const cpu_hogs hogs;
+    r = run_kbench(
+        "run --kernel exp --num-shapes 1 --backend cpu --require-quiet 1 --target-ms 10 --output " +
+        json.string());
+  }
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(
+      r.output.find("invalid timing: the machine was still busy after waiting 1 s for it (--require-quiet): "
+                    "other processes used"),
+      std::string::npos)
+      << r.output;
+  for (const auto& rec : nlohmann::json::parse(std::ifstream(json))) {
+    EXPECT_EQ(rec.at("metric").at("name"), "accuracy") << "nothing timed: " << rec.dump();
   }
 }
 

@@ -42,6 +42,9 @@ def test_an_invalid_measurement_is_recorded_as_invalid():
     assert all(r["benchmark"]["extra_info"]["status"] == "INVALID" for r in records)
     assert records[0]["model"]["backend"] == "jax" and records[0]["benchmark"]["extra_info"]["sync"] == "given"
     assert records[3]["metric"]["benchmark_values"][0] < 1
+    # Its timings are no values: the raw samples stay beside them, marked invalid.
+    assert records[0]["metric"]["benchmark_values"] == []
+    assert records[0]["metric"]["extra_info"]["invalid_samples"] == pytest.approx(m.wall_ms)
 
 
 def test_records_are_appended_and_a_foreign_file_is_never_touched(tmp_path):

@@ -54,6 +54,17 @@ TEST(CompareRecords, FasterSlowerSameAndNotEnoughSamples) {
   EXPECT_EQ(to_string(change::not_enough_samples), "not enough samples");
 }
 
+TEST(CompareRecords, ASignificantChangeBelowTheMinimumEffectIsTheSame) {
+  // 1% apart with a spread of 0.1%: the test tells them apart at any alpha, the effect is below 2%.
+  nlohmann::json base = nlohmann::json::array({latency("k", "[1]", lognormal_values(1, 200, 1.0, 0.001))});
+  nlohmann::json newer = nlohmann::json::array({latency("k", "[1]", lognormal_values(2, 200, 0.99, 0.001))});
+  const auto by_default = compare_records(base, newer);
+  ASSERT_EQ(by_default.series.size(), 1u);
+  EXPECT_LT(by_default.series[0].test.p_value, 1e-6);
+  EXPECT_EQ(by_default.series[0].verdict, change::same);
+  EXPECT_EQ(compare_records(base, newer, 0.05, 0.005).series[0].verdict, change::faster);
+}
+
 TEST(CompareRecords, GeomeanCountsOnlySeriesPresentInBothFiles) {
   nlohmann::json base = nlohmann::json::array();
   nlohmann::json newer = nlohmann::json::array();

@@ -48,6 +48,30 @@ TEST(SpeedupInterval, IsTheRatioOfTheMediansBetweenTheEndsOfTheirConfidenceInter
   EXPECT_EQ(s->verdict(), "faster");
 }
 
+TEST(SpeedupInterval, ASpeedupBelowTheMinimumEffectIsTheSame) {
+  // 1.01x with tight spreads: the interval excludes 1, but 1% is below the default 2%.
+  const auto r = timed(latencies(1.0, 0.001, 201), latencies(1.01, 0.001, 201));
+  const auto s = r.speedup_interval();
+  ASSERT_TRUE(s.has_value());
+  EXPECT_GT(s->low, 1.0);
+  EXPECT_EQ(s->verdict(), "same");
+  EXPECT_EQ(r.speedup_interval(0.005)->verdict(), "faster");
+  const auto slower = timed(latencies(1.01, 0.001, 201), latencies(1.0, 0.001, 201));
+  EXPECT_EQ(slower.speedup_interval()->verdict(), "same");
+  EXPECT_EQ(slower.speedup_interval(0.005)->verdict(), "slower");
+}
+
+TEST(SpeedupInterval, AShapeTimedOnABusyMachineIsUnreliable) {
+  auto r = timed(latencies(1.0, 0.1, 101), latencies(2.0, 0.4, 101));
+  r.machine = contention{};
+  r.machine->measured = true;
+  r.machine->quiet = false;
+  r.machine->reason = "other processes used 48% of the 2 CPUs";
+  EXPECT_EQ(r.speedup_interval()->verdict(), "unreliable");
+  r.machine->quiet = true;
+  EXPECT_EQ(r.speedup_interval()->verdict(), "faster");
+}
+
 TEST(SpeedupInterval, TheSameDistributionIsNotToldApart) {
   // 0.97x by the medians, but both spread +-20%: the interval holds 1.
   const auto s = timed(latencies(1.03, 0.2, 200), latencies(1.0, 0.2, 200)).speedup_interval();

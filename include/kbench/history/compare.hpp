@@ -3,6 +3,7 @@
 // tells a real shift from noise.
 
 #include <kbench/history/mann_whitney.hpp>
+#include <kbench/stats.hpp>
 
 #include <nlohmann/json.hpp>
 
@@ -46,11 +47,12 @@ struct comparison {
 };
 
 /// Compares two lists of v3 records at significance level `alpha`. A series is "faster" or "slower" when the
-/// two-sided Mann-Whitney U test on the raw samples gives p < alpha (the direction from the ratio of
-/// medians), "same" otherwise, and "not enough samples" when the sample sizes cannot reach alpha. A key
-/// repeated within one file keeps its last record (the newest, as runs append).
+/// two-sided Mann-Whitney U test on the raw samples gives p < alpha and the ratio of medians differs from 1
+/// by at least `min_effect` (beyond_min_effect; the direction from the ratio), "same" otherwise, and "not
+/// enough samples" when the sample sizes cannot reach alpha. A key repeated within one file keeps its last
+/// record (the newest, as runs append).
 [[nodiscard]] comparison compare_records(const nlohmann::json& base, const nlohmann::json& newer,
-                                         double alpha = 0.05);
+                                         double alpha = 0.05, double min_effect = default_min_effect);
 
 /// `comparison` as JSON (what `kbench compare --json` writes).
 [[nodiscard]] nlohmann::json to_json(const comparison& c);

@@ -37,8 +37,16 @@ struct record_context {
 
 /// The records of one measurement: latency_ms, throughput_ms and device_ms (the samples, with median, cv and
 /// the median's 99% interval) and capture_ratio (captured and dispatched calls), each with the checks (valid,
-/// result and barrier sync violations) in metric.extra_info.
+/// result and barrier sync violations) in metric.extra_info. The samples of an invalid measurement are no
+/// values (invalid_samples below).
 [[nodiscard]] nlohmann::json measurement_metric_records(const record_context& context, const measurement& m);
+
+/// A timing record whose samples failed their sync checks: `benchmark_values` empty, the raw samples under
+/// metric.extra_info.invalid_samples, so that the history, the hub and the report never take a
+/// dispatch-only time for a latency.
+[[nodiscard]] nlohmann::json make_timing_record(const record_context& context, const std::string& metric,
+                                                const std::vector<double>& values, bool valid,
+                                                nlohmann::json metric_extra = nlohmann::json::object());
 
 /// `runners[0]` of a record: name = backend, type = device name, plus the host's CPU, memory and GPUs.
 [[nodiscard]] nlohmann::json runner_of(const device_info& device);

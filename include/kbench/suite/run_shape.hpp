@@ -29,6 +29,10 @@ struct shape_options {
   std::optional<std::string> triad_stores;
   double triad_min_bytes = 0;                            // [bytes per call] 0: triad_probe_min_bytes()
   std::size_t triad_elements = stream_default_elements;  // [floats] per array of the triad
+  /// [s] > 0: wait up to this long for a quiet machine before timing (wait_for_quiet), and fail the shape
+  /// (invalid_timing) when it is not quiet then or was disturbed while timed. 0: time whatever the machine
+  /// does, and mark it.
+  double require_quiet_s = 0;
 };
 
 [[nodiscard]] shape_result run_shape(const kernel_definition& kernel, std::size_t shape_index,

@@ -3,7 +3,9 @@
 // and timed on the same inputs. It travels from a worker process to the runner as JSON.
 
 #include <kbench/config.hpp>
+#include <kbench/contention.hpp>
 #include <kbench/device.hpp>
+#include <kbench/stats.hpp>
 
 #include <nlohmann/json.hpp>
 
@@ -60,7 +62,10 @@ struct speedup_estimate {
   double ratio = 0;
   double low = 0;
   double high = 0;
-  /// "faster" (low > 1), "slower" (high < 1) or "same" (the interval holds 1: not told apart).
+  bool disturbed = false;                  // timed while the machine was busy (shape_result::machine)
+  double min_effect = default_min_effect;  // [fraction] the smallest change called faster or slower
+  /// "unreliable" (disturbed: whatever the interval says), "faster" (low > 1 and ratio >= 1 + min_effect),
+  /// "slower" (high < 1 and ratio <= 1 / (1 + min_effect)) or "same" (not told apart, or too close to 1).
   [[nodiscard]] std::string_view verdict() const;
 };
 
@@ -94,12 +99,14 @@ struct shape_result {
   double tuning_s = 0;                    // [s] spent choosing the config (searching), 0 on a cache hit
   std::size_t tuning_evaluations = 0;     // configs evaluated for it now
   std::optional<impl_result> kbench, torch;
-  std::optional<triad_turns> triad;  // large shapes only (runner::shape_options::triad_stores)
+  std::optional<triad_turns> triad;   // large shapes only (runner::shape_options::triad_stores)
+  std::optional<contention> machine;  // what else ran while the shape was timed; nullopt: nothing timed
 
   /// torch median latency / kbench median latency; nullopt unless both were timed.
   [[nodiscard]] std::optional<double> speedup() const;
-  /// speedup() with its interval; nullopt unless both were timed.
-  [[nodiscard]] std::optional<speedup_estimate> speedup_interval() const;
+  /// speedup() with its interval and the verdict's minimum effect; nullopt unless both were timed.
+  [[nodiscard]] std::optional<speedup_estimate> speedup_interval(
+      double min_effect = default_min_effect) const;
   /// bytes_moved / kbench median latency [GB/s]; nullopt without either.
   [[nodiscard]] std::optional<double> bandwidth_gbps() const;
   /// flops / kbench median latency [GFLOP/s]; nullopt without either.
@@ -119,3 +126,9 @@ void to_json(nlohmann::json& j, const shape_result& r);
 void from_json(const nlohmann::json& j, shape_result& r);
 
 }  // namespace kbench::runner
+
+namespace kbench {
+// How a contention travels from a worker to the runner (found by argument-dependent lookup).
+void to_json(nlohmann::json& j, const contention& c);
+void from_json(const nlohmann::json& j, contention& c);
+}  // namespace kbench

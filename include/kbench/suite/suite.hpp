@@ -50,6 +50,7 @@ struct suite_options {
   double timeout_per_shape_s = 600;  // [s] a worker running longer is killed and the shape marked timeout
   std::optional<std::string> triad_stores;  // set: large shapes time a triad beside them (run_shape.hpp)
   double triad_min_bytes = 0;               // [bytes per call] "large"; 0: triad_probe_min_bytes()
+  double require_quiet_s = 0;               // [s] shape_options::require_quiet_s
   /// Called before each item starts (index, count, item) and after it ends (with its result).
   std::function<void(std::size_t, std::size_t, const suite_item&)> on_start;
   std::function<void(std::size_t, std::size_t, const shape_result&)> on_done;

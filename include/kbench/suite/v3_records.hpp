@@ -20,7 +20,8 @@ namespace kbench::runner {
 /// GFLOP/s of a compute-bound shape and the share of the triad timed beside it. One failure record where
 /// nothing ran. `effort` and `timestamp` [s since the epoch] go into every record.
 [[nodiscard]] nlohmann::json shape_records(const shape_result& r, const std::string& effort,
-                                           std::int64_t timestamp, const std::optional<calibration>& peak);
+                                           std::int64_t timestamp, const std::optional<calibration>& peak,
+                                           double min_effect = default_min_effect);
 
 /// One implementation of `kbench measure`: its accuracy, the three measures with their medians, spreads and
 /// 99% intervals, and the capture; `fault` (none, result, barrier, both) is recorded when injected.

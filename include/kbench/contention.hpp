@@ -1,0 +1,69 @@
+#pragma once
+// Whether the machine was quiet while kbench timed something: what the other processes and the hypervisor
+// took from it during the window. A measurement from a busy machine is not a property of the kernel, and
+// kbench says so (a shape's verdict becomes "unreliable") instead of printing it as one.
+//
+// Read from Linux's /proc/stat (the CPUs' busy and steal time), getrusage (this process's CPU time and
+// involuntary context switches) and /proc/loadavg. Elsewhere the probe knows nothing and calls the window
+// quiet with the reason "not measured".
+
+#include <cstdint>
+#include <string>
+
+namespace kbench {
+
+struct contention {
+  double wall_s = 0;                      // [s] the window
+  unsigned cpus = 0;                      // CPUs the kernel counts in /proc/stat
+  double own_cpu_s = 0;                   // [s] CPU time of this process (every thread), user + system
+  double others_cpu_s = 0;                // [s] busy CPU time of everything else: the machine's less own
+  double steal_s = 0;                     // [s] CPU time the hypervisor gave to other guests
+  std::int64_t involuntary_switches = 0;  // this process's threads preempted during the window
+  double load_average = 0;                // 1-minute load average at the end (coarse: a minute's memory)
+  double resolution_s = 0;  // [s] the accounting's granularity: a clock tick per CPU at each end
+  bool measured = false;    // false where /proc is not readable
+  bool quiet = true;
+  std::string reason;  // why not quiet, e.g. "other processes used 48% of the 2 CPUs"
+
+  /// (others_cpu_s less resolution_s) / (wall_s * cpus): the share of the machine other work surely used
+  /// [fraction].
+  [[nodiscard]] double others_fraction() const;
+  /// steal_s / (wall_s * cpus) [fraction].
+  [[nodiscard]] double steal_fraction() const;
+  /// "quiet (others 1.2% of 2 CPUs, steal 0.0%, 3 preemptions)" or "disturbed: REASON".
+  [[nodiscard]] std::string describe() const;
+};
+
+/// [fractions of the machine's CPU time in the window] Above either, a window is disturbed. A busy loop on
+/// one CPU of two is 50%; the machine's own housekeeping (kernel threads, a VM's agent) stays at a few
+/// percent (docs/contention.md gives the figures), and 10% lies between.
+inline constexpr double max_quiet_others_fraction = 0.10;
+inline constexpr double max_quiet_steal_fraction = 0.05;
+
+/// Sets `c.quiet` and `c.reason` from its numbers and the thresholds above.
+void classify(contention& c);
+
+/// Snapshots the machine at construction; finish() gives what happened since.
+class contention_probe {
+ public:
+  contention_probe();
+  [[nodiscard]] contention finish() const;
+
+ private:
+  struct snapshot {
+    double wall_s = 0;
+    double busy_s = 0, steal_s = 0;  // summed over CPUs, from /proc/stat
+    double own_cpu_s = 0;
+    std::int64_t involuntary_switches = 0;
+    unsigned cpus = 0;
+    bool measured = false;
+  };
+  [[nodiscard]] static snapshot take();
+  snapshot m_start;
+};
+
+/// Waits until a quarter-second window is quiet, for at most `limit_s` [s]; returns the last window (quiet,
+/// or the one at which the limit ran out). What `--require-quiet` does before timing a shape.
+[[nodiscard]] contention wait_for_quiet(double limit_s);
+
+}  // namespace kbench
