@@ -43,11 +43,18 @@ inline constexpr double max_quiet_steal_fraction = 0.05;
 /// Sets `c.quiet` and `c.reason` from its numbers and the thresholds above.
 void classify(contention& c);
 
+/// [s] The shortest window the CPU accounting can judge: /proc/stat counts in clock ticks (10 ms here), so a
+/// window of a few milliseconds sees no tick of a busy loop beside it. finish(min_window_s) waits, idle,
+/// until the window is this long.
+inline constexpr double min_judged_window_s = 0.25;
+
 /// Snapshots the machine at construction; finish() gives what happened since.
 class contention_probe {
  public:
   contention_probe();
-  [[nodiscard]] contention finish() const;
+  /// The window from construction to now, first extended by sleeping (this process idle, the others read
+  /// all the same) until it lasts `min_window_s` [s].
+  [[nodiscard]] contention finish(double min_window_s = 0) const;
 
  private:
   struct snapshot {

@@ -18,6 +18,9 @@ struct measure_options {
   int throughput_calls = 0;    // calls per throughput batch; 0 = repeat
   int throughput_batches = 3;  // batches; throughput is the median over batches
   bool flush_cache = false;    // flush before every wall-latency sample
+  /// [s] The contention window (measurement::machine) is extended, idle, to at least this long
+  /// (contention_probe::finish); 0 where the caller judges a longer window of its own.
+  double min_machine_window_s = min_judged_window_s;
 };
 
 struct measurement {

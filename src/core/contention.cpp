@@ -81,8 +81,12 @@ contention_probe::snapshot contention_probe::take() {
   return s;
 }
 
-contention contention_probe::finish() const {
-  const snapshot end = take();
+contention contention_probe::finish(double min_window_s) const {
+  snapshot end = take();
+  if (const double short_by = min_window_s - (end.wall_s - m_start.wall_s); short_by > 0) {
+    std::this_thread::sleep_for(std::chrono::duration<double>(short_by));
+    end = take();
+  }
   contention c;
   c.measured = m_start.measured && end.measured && end.cpus > 0;
   c.wall_s = end.wall_s - m_start.wall_s;
@@ -102,8 +106,7 @@ contention wait_for_quiet(double limit_s) {
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(limit_s);
   for (;;) {
     const contention_probe probe;
-    std::this_thread::sleep_for(std::chrono::milliseconds(250));
-    contention window = probe.finish();
+    contention window = probe.finish(min_judged_window_s);  // an idle window
     if (window.quiet || std::chrono::steady_clock::now() >= deadline) return window;
   }
 }

@@ -153,7 +153,7 @@ measurement measure(const bench_target& target, const measure_options& options) 
     }
   }
 
-  m.machine = probe.finish();
+  m.machine = probe.finish(options.min_machine_window_s);
   m.wall = summarize(m.wall_ms);
   m.throughput = summarize(m.throughput_ms);
   m.device = summarize(m.device_ms);

@@ -189,6 +189,7 @@ shape_result run_shape(const kernel_definition& kernel, std::size_t shape_index,
       if (!p.bound) continue;
       measure_options mo;
       mo.target_ms = options.target_ms;
+      mo.min_machine_window_s = 0;  // the shape's own window below judges the machine
       if (slow_repeat > 0) {
         mo.repeat = slow_repeat;
         mo.warmup = 0;  // the accuracy check and the estimate above already ran it twice
@@ -255,7 +256,7 @@ shape_result run_shape(const kernel_definition& kernel, std::size_t shape_index,
     if (!failed) failed = failure{shape_status::runtime_error, e.what()};
   }
   if (!targets.empty()) {
-    result.machine = machine.finish();
+    result.machine = machine.finish(min_judged_window_s);
     if (options.require_quiet_s > 0 && !result.machine->quiet && !failed) {
       failed = failure{shape_status::invalid_timing,
                        fmt::format("the machine was busy while the shape was timed (--require-quiet): {}",

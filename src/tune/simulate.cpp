@@ -362,8 +362,9 @@ std::vector<budget_outcome> simulate(const recorded_space& recorded, std::string
   if (!recorded.optimum || options.runs == 0) return outcomes;
   const double optimum = recorded.outcomes[*recorded.optimum].time_ms;
   // Runs are independent and seeded, so they spread over threads without changing the result.
-  const std::size_t jobs = options.runs * options.budgets.size();
-  std::vector<double> fractions(jobs, 0.0);
+  const std::size_t jobs = options.runs;
+  const std::size_t largest = *std::max_element(options.budgets.begin(), options.budgets.end());
+  std::vector<std::vector<double>> fractions(jobs, std::vector<double>(options.budgets.size(), 0.0));
   const unsigned workers =
       std::max(1u, std::min(std::thread::hardware_concurrency(), static_cast<unsigned>(jobs)));
   std::vector<std::thread> threads;
@@ -372,14 +373,18 @@ std::vector<budget_outcome> simulate(const recorded_space& recorded, std::string
   for (unsigned w = 0; w < workers; ++w) {
     threads.emplace_back([&, w] {
       try {
-        for (std::size_t job = w; job < jobs; job += workers) {
-          const std::size_t b = job / options.runs;
-          const std::size_t run = job % options.runs;
-          const std::size_t budget = options.budgets[b];
-          auto search = make_strategy(strategy_name, recorded.space, {options.seed + run, budget});
+        for (std::size_t run = w; run < jobs; run += workers) {
+          auto search = make_strategy(strategy_name, recorded.space, {options.seed + run, largest});
           const search_result result =
-              run_search(*search, [&](config_id id) { return recorded.outcomes[id]; }, {budget, 0.0});
-          if (result.best) fractions[job] = optimum / result.best->time_ms;
+              run_search(*search, [&](config_id id) { return recorded.outcomes[id]; }, {largest, 0.0});
+          for (std::size_t b = 0; b < options.budgets.size(); ++b) {
+            double best_ms = 0;  // the best ok time among the first budgets[b] evaluations; 0: none
+            for (std::size_t i = 0; i < std::min(options.budgets[b], result.log.size()); ++i) {
+              const evaluation& e = result.log[i];
+              if (e.ok() && (best_ms == 0 || e.time_ms < best_ms)) best_ms = e.time_ms;
+            }
+            if (best_ms > 0) fractions[run][b] = optimum / best_ms;
+          }
         }
       } catch (...) {
         const std::lock_guard lock(failure_mutex);
@@ -389,8 +394,9 @@ std::vector<budget_outcome> simulate(const recorded_space& recorded, std::string
   }
   for (std::thread& t : threads) t.join();
   if (failure) std::rethrow_exception(failure);
-  for (std::size_t job = 0; job < jobs; ++job)
-    outcomes[job / options.runs].fractions.push_back(fractions[job]);
+  for (std::size_t run = 0; run < jobs; ++run) {
+    for (std::size_t b = 0; b < outcomes.size(); ++b) outcomes[b].fractions.push_back(fractions[run][b]);
+  }
   return outcomes;
 }
 

@@ -156,6 +156,25 @@ TEST_P(SharedSpaces, DefaultStrategyBeatsRandomAndReachesAFloor) {
   EXPECT_EQ(simulate(r, default_strategy_name(), options).front().fractions, tuned.fractions);
 }
 
+TEST_P(SharedSpaces, EveryBudgetIsScoredFromOneSearchSoARunNeverGetsWorse) {
+  const recorded_space r = load_recorded_space(m_file);
+  simulation_options options;
+  options.budgets = {25, 50, 100};
+  options.runs = 10;
+  for (const std::string_view strategy : {default_strategy_name(), std::string_view("random")}) {
+    const std::vector<budget_outcome> curve = simulate(r, strategy, options);
+    ASSERT_EQ(curve.size(), 3u);
+    for (std::size_t run = 0; run < options.runs; ++run) {
+      EXPECT_LE(curve[0].fractions[run], curve[1].fractions[run]) << strategy << " run " << run;
+      EXPECT_LE(curve[1].fractions[run], curve[2].fractions[run]) << strategy << " run " << run;
+    }
+    // The largest budget's figure is that of a search run alone with it.
+    simulation_options alone = options;
+    alone.budgets = {100};
+    EXPECT_EQ(simulate(r, strategy, alone).front().fractions, curve[2].fractions) << strategy;
+  }
+}
+
 TEST(TuneSimulate, BudgetOutcomeSummarizesTheRuns) {
   const budget_outcome o{50, {1.0, 0.5, 0.9, 0.7}};
   EXPECT_DOUBLE_EQ(o.mean(), 0.775);
