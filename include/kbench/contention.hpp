@@ -30,7 +30,8 @@ struct contention {
   [[nodiscard]] double others_fraction() const;
   /// steal_s / (wall_s * cpus) [fraction].
   [[nodiscard]] double steal_fraction() const;
-  /// "quiet (others 1.2% of 2 CPUs, steal 0.0%, 3 preemptions)" or "disturbed: REASON".
+  /// For messages and records: "quiet (others, steal and preemptions of the window)", or "disturbed: " and
+  /// the reason.
   [[nodiscard]] std::string describe() const;
 };
 
