@@ -8,6 +8,7 @@
 #include <kbench/history/records.hpp>
 #include <kbench/history/store.hpp>
 #include <kbench/io/json_v3.hpp>
+#include <kbench/suite/baseline_tuning.hpp>
 #include <kbench/suite/calibrate.hpp>
 #include <kbench/suite/registry.hpp>
 #include <kbench/suite/shard.hpp>
@@ -37,6 +38,7 @@
 #include <fstream>
 #include <map>
 #include <string_view>
+#include <thread>
 
 namespace kbench::cli {
 
@@ -189,9 +191,35 @@ int run(const run_command& command) {
   std::size_t cache_hits = 0, tuned = 0, misses = 0;
   double tuning_total_s = 0;
   tuning_summary tuning_by_kernel;
+  // The torch baseline at its best: its thread count and spin count per shape, from the tuning cache or
+  // timed now (baseline_tuning.hpp), whatever the effort: a speedup against a handicapped torch says nothing.
+  std::optional<device_info> torch_device;
+  if (options.run_torch && has_baseline) torch_device = open_device(backend_kind::torch)->info();
+  runner::baseline_options baseline_options;
+  baseline_options.seed = command.seed;
+  baseline_options.target_ms = command.target_ms / 2;
+  baseline_options.cache = tuning.cache;
+  baseline_options.cache_directory = tuning.cache_directory;
+  std::size_t baselines_tuned = 0, baselines_cached = 0;
+  double baseline_tuning_s = 0;
+  auto choose_baseline = [&](const runner::suite_item& item, runner::item_plan& plan_of_item) {
+    if (!torch_device || item.kernel->find(backend_kind::torch) == nullptr) return;
+    runner::baseline_setting setting =
+        runner::choose_baseline_setting(*item.kernel, item.shape_index, *torch_device, baseline_options);
+    for (const auto& w : setting.warnings) fmt::print(stderr, "[kbench] {}\n", w);
+    (setting.source == "tuned" ? baselines_tuned : baselines_cached) += 1;
+    baseline_tuning_s += setting.tuning_s;
+    plan_of_item.baseline = std::move(setting);
+  };
+  options.plan_item = [&](const runner::suite_item& item) {
+    runner::item_plan plan_of_item;
+    choose_baseline(item, plan_of_item);
+    return plan_of_item;
+  };
   if (options.run_kbench) {
     options.plan_item = [&](const runner::suite_item& item) {
       runner::item_plan plan_of_item;
+      choose_baseline(item, plan_of_item);
       const runner::tuning_outcome chosen =
           runner::choose_config(*item.kernel, item.shape_index, tuning_device, tuning);
       for (const auto& w : chosen.warnings) fmt::print(stderr, "[kbench] {}\n", w);
@@ -258,8 +286,8 @@ int run(const run_command& command) {
   sigaction(SIGINT, &previous, nullptr);
 
   // Summary.
-  text_table table({"Kernel", "Shape", "Status", "kbench (ms)", "torch (ms)", "Speedup", "Interval",
-                    "% peak BW", "% triad"});
+  text_table table({"Kernel", "Shape", "Status", "kbench (ms)", "torch (ms)", "torch setting", "Speedup",
+                    "Interval", "% peak BW", "% triad"});
   std::size_t passed = 0;
   std::map<std::string_view, std::size_t> verdicts;  // faster / same / slower / unreliable -> ok shapes
   std::size_t disturbed = 0;                         // shapes timed while the machine was busy
@@ -283,6 +311,7 @@ int run(const run_command& command) {
     const auto same_turns = r.triad_fraction();
     if (same_turns) ++triad_shapes;
     table.add_row({r.kernel, r.shape, std::string(to_string(r.status)), ms_cell(r.kbench), ms_cell(r.torch),
+                   r.baseline && r.torch ? r.baseline->describe() : "-",
                    s ? fmt::format("{:.2f}x", s->ratio) : "-",
                    s ? fmt::format("{:.2f}-{:.2f} {}", s->low, s->high, s->verdict()) : "-", bw_cell,
                    same_turns ? triad_cell(*same_turns, r.triad->gbps().value_or(0)) : "-"});
@@ -342,6 +371,15 @@ int run(const run_command& command) {
         tuning_total_s, cache_hits, misses,
         tuning.cache == runner::cache_mode::off ? std::string("off") : tuning.cache_directory.string());
     if (!tuning_by_kernel.empty()) fmt::print("Tuning per kernel:\n{}", tuning_by_kernel.render());
+  }
+  if (baselines_tuned + baselines_cached > 0) {
+    fmt::print(
+        "torch setting: the baseline's intra-op threads and libgomp spin count (GOMP_SPINCOUNT), the "
+        "fastest\n"
+        "of {} settings timed per shape ({} tuned now in {:.1f} s, {} from the tuning cache)\n",
+        runner::baseline_thread_counts(std::thread::hardware_concurrency()).size() *
+            runner::baseline_spin_counts().size(),
+        baselines_tuned, baseline_tuning_s, baselines_cached);
   }
   if (peak) {
     // When and how spread the calibration was: on a shared host the bandwidth drifts, and a cached one may be

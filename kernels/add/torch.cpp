@@ -21,7 +21,7 @@ launcher bind_torch(const kernel_args& args) {
   at::Tensor x = torch_glue::view(args.inputs.at(0), args.shape);
   at::Tensor y = torch_glue::view(args.inputs.at(1), args.shape);
   at::Tensor z = torch_glue::view(output, args.shape);
-  return torch_glue::synchronous_launcher([x, y, z]() mutable { at::add_out(z, x, y); }, {output});
+  return torch_glue::synchronous_launcher(args, [x, y, z]() mutable { at::add_out(z, x, y); }, {output});
 }
 
 }  // namespace

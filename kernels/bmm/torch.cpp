@@ -21,7 +21,7 @@ launcher bind_torch(const kernel_args& args) {
   at::Tensor a = torch_glue::view(args.inputs.at(0), {d.batch, d.m, d.k});
   at::Tensor b = torch_glue::view(args.inputs.at(1), {d.batch, d.k, d.n});
   at::Tensor c = torch_glue::view(output, {d.batch, d.m, d.n});
-  return torch_glue::synchronous_launcher([a, b, c]() mutable { at::bmm_out(c, a, b); }, {output});
+  return torch_glue::synchronous_launcher(args, [a, b, c]() mutable { at::bmm_out(c, a, b); }, {output});
 }
 
 }  // namespace

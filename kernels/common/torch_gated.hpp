@@ -28,12 +28,12 @@ launcher bind_torch(const kernel_args& args) {
   at::Tensor a = x.narrow(1, 0, out_shape[1]);
   at::Tensor b = x.narrow(1, out_shape[1], out_shape[1]);
   at::Tensor y = torch_glue::view(output, out_shape);
-  return torch_glue::synchronous_launcher(
-      [a, b, y]() mutable {
-        gate_out(y, b);
-        at::mul_out(y, y, a);
-      },
-      {output});
+  return torch_glue::synchronous_launcher(args,
+                                          [a, b, y]() mutable {
+                                            gate_out(y, b);
+                                            at::mul_out(y, y, a);
+                                          },
+                                          {output});
 }
 
 }  // namespace kbench::kernels::torch_gated

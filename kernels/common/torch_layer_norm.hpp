@@ -28,11 +28,11 @@ inline launcher bind_torch(const kernel_args& args) {
   at::Tensor y = torch_glue::view(output, args.shape);
   at::Tensor mean = at::empty({element_count(args.shape) / cols, 1}, x.options());
   at::Tensor rstd = at::empty_like(mean);
-  return torch_glue::synchronous_launcher(
-      [x, w, b, y, mean, rstd, cols]() mutable {
-        at::native_layer_norm_out(y, mean, rstd, x, {cols}, w, b, 1e-5);
-      },
-      {output});
+  return torch_glue::synchronous_launcher(args,
+                                          [x, w, b, y, mean, rstd, cols]() mutable {
+                                            at::native_layer_norm_out(y, mean, rstd, x, {cols}, w, b, 1e-5);
+                                          },
+                                          {output});
 }
 
 /// What a layer norm kernel called `name` adds to its registration (KBENCH_KERNEL_EXTENSION).

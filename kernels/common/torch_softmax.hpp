@@ -20,7 +20,8 @@ inline launcher bind_torch(const kernel_args& args) {
       output_buffer(args, 0, static_cast<std::size_t>(element_count(args.shape)) * sizeof(float));
   at::Tensor x = torch_glue::view(args.inputs.at(0), args.shape);
   at::Tensor y = torch_glue::view(output, args.shape);
-  return torch_glue::synchronous_launcher([x, y]() mutable { at::_softmax_out(y, x, -1, false); }, {output});
+  return torch_glue::synchronous_launcher(args, [x, y]() mutable { at::_softmax_out(y, x, -1, false); },
+                                          {output});
 }
 
 /// What a row softmax kernel called `name` adds to its registration (KBENCH_KERNEL_EXTENSION).

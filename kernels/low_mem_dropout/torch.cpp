@@ -93,7 +93,7 @@ launcher bind_torch(const kernel_args& args) {
   at::Tensor y = torch_glue::view(output, {n});
   auto workspace = std::make_shared<dropout_workspace>(n);
   return torch_glue::synchronous_launcher(
-      [x, seed, y, workspace]() mutable { dropout_into(y, x, seed, *workspace); }, {output});
+      args, [x, seed, y, workspace]() mutable { dropout_into(y, x, seed, *workspace); }, {output});
 }
 
 }  // namespace

@@ -32,14 +32,15 @@ launcher bind_torch(const kernel_args& args) {
   at::Tensor w = torch_glue::view(args.inputs.at(1), {cols});
   at::Tensor y = torch_glue::view(output, args.shape);
   at::Tensor scale = at::empty({element_count(args.shape) / cols, 1}, x.options());  // [M, 1]
-  return torch_glue::synchronous_launcher(
-      [x, w, y, scale, cols]() mutable {
-        at::linalg_vector_norm_out(scale, x, 2, at::IntArrayRef{-1}, /*keepdim=*/true);
-        scale.pow_(2).div_(static_cast<double>(cols)).add_(eps).rsqrt_();
-        at::mul_out(y, x, scale);
-        y.mul_(w);
-      },
-      {output});
+  return torch_glue::synchronous_launcher(args,
+                                          [x, w, y, scale, cols]() mutable {
+                                            at::linalg_vector_norm_out(scale, x, 2, at::IntArrayRef{-1},
+                                                                       /*keepdim=*/true);
+                                            scale.pow_(2).div_(static_cast<double>(cols)).add_(eps).rsqrt_();
+                                            at::mul_out(y, x, scale);
+                                            y.mul_(w);
+                                          },
+                                          {output});
 }
 
 }  // namespace

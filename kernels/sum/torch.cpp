@@ -23,7 +23,7 @@ launcher bind_torch(const kernel_args& args) {
   buffer_ptr output = output_buffer(args, 0, static_cast<std::size_t>(rows) * sizeof(float));
   at::Tensor x = torch_glue::view(args.inputs.at(0), args.shape);
   at::Tensor y = torch_glue::view(output, {rows});
-  return torch_glue::synchronous_launcher([x, y]() mutable { at::sum_out(y, x, {1}); }, {output});
+  return torch_glue::synchronous_launcher(args, [x, y]() mutable { at::sum_out(y, x, {1}); }, {output});
 }
 
 }  // namespace

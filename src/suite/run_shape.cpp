@@ -158,8 +158,8 @@ shape_result run_shape(const kernel_definition& kernel, std::size_t shape_index,
                             expected, tol, shared, failed));
   // A kernel without a baseline (one from a spec file) runs kbench alone beside the kernels that have one.
   if (options.run_torch && torch_impl != nullptr)
-    impls.push_back(
-        prepare(kernel, *torch_impl, "torch", config{}, s, inputs, expected, tol, shared, failed));
+    impls.push_back(prepare(kernel, *torch_impl, "torch", options.torch_config.value_or(config{}), s, inputs,
+                            expected, tol, shared, failed));
 
   // Time what was built and checked: the three measures each, then interleaved at one repeat count.
   std::vector<bench_target> targets;

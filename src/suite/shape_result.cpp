@@ -184,6 +184,7 @@ void to_json(nlohmann::json& j, const shape_result& r) {
   if (r.torch) j["torch"] = *r.torch;
   if (r.triad) j["triad"] = *r.triad;
   if (r.machine) j["machine"] = *r.machine;
+  if (r.baseline) j["baseline"] = *r.baseline;
 }
 
 void from_json(const nlohmann::json& j, shape_result& r) {
@@ -202,6 +203,7 @@ void from_json(const nlohmann::json& j, shape_result& r) {
   if (j.contains("torch")) r.torch = j.at("torch").get<impl_result>();
   if (j.contains("triad")) r.triad = j.at("triad").get<triad_turns>();
   if (j.contains("machine")) r.machine = j.at("machine").get<contention>();
+  if (j.contains("baseline")) r.baseline = j.at("baseline").get<baseline_setting>();
 }
 
 }  // namespace kbench::runner

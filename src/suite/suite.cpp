@@ -74,7 +74,8 @@ std::vector<suite_item> plan_suite(const suite_selection& selection) {
 }
 
 std::vector<std::string> worker_arguments(const suite_item& item, const suite_options& options,
-                                          const std::optional<kbench::config>& config) {
+                                          const std::optional<kbench::config>& config,
+                                          const std::optional<baseline_setting>& baseline) {
   std::vector<std::string> args{"worker",
                                 "--kernel",
                                 item.kernel->name,
@@ -95,6 +96,8 @@ std::vector<std::string> worker_arguments(const suite_item& item, const suite_op
   if (options.run_torch) impls.emplace_back("torch");
   args.insert(args.end(), {"--impl", fmt::format("{}", fmt::join(impls, ","))});
   if (config) args.insert(args.end(), {"--config", to_json_text(*config)});
+  if (baseline && baseline->threads > 0 && options.run_torch)
+    args.insert(args.end(), {"--torch-config", to_json_text(baseline->binding_config())});
   if (options.triad_stores) args.insert(args.end(), {"--triad-stores", *options.triad_stores});
   if (options.require_quiet_s > 0)
     args.insert(args.end(), {"--require-quiet", fmt::format("{}", options.require_quiet_s)});
@@ -183,13 +186,19 @@ std::vector<shape_result> run_suite(const std::vector<suite_item>& plan, const s
       result = failed_item(plan[i], *chosen.failure, chosen.reason, 0);
     } else {
       std::vector<std::string> argv{exe};
-      for (auto& a : worker_arguments(plan[i], options, chosen.config)) argv.push_back(std::move(a));
-      const worker_outcome outcome = run_worker(argv, options.timeout_per_shape_s);
+      for (auto& a : worker_arguments(plan[i], options, chosen.config, chosen.baseline))
+        argv.push_back(std::move(a));
+      // The baseline's spin count reaches libgomp only through the environment the worker starts with.
+      std::vector<std::string> environment;
+      if (chosen.baseline && chosen.baseline->threads > 0)
+        environment.push_back(chosen.baseline->environment());
+      const worker_outcome outcome = run_worker(argv, options.timeout_per_shape_s, environment);
       result = collect(plan[i], outcome, options.timeout_per_shape_s);
     }
     result.config_source = chosen.config_source;
     result.tuning_s = chosen.tuning_s;
     result.tuning_evaluations = chosen.tuning_evaluations;
+    if (options.run_torch) result.baseline = chosen.baseline;
     results.push_back(std::move(result));
     if (options.on_done) options.on_done(i, plan.size(), results.back());
   }

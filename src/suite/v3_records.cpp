@@ -30,6 +30,11 @@ nlohmann::json shape_records(const shape_result& r, const std::string& effort, s
     if (impl.impl == "kbench") context.extra["config_source"] = r.config_source;
     if (!r.reason.empty()) context.extra["reason"] = r.reason;
     if (!impl.baseline_form.empty()) context.extra["baseline_form"] = impl.baseline_form;
+    if (impl.impl == "torch" && r.baseline && r.baseline->threads > 0) {
+      context.extra["torch_threads"] = std::to_string(r.baseline->threads);
+      context.extra["gomp_spincount"] = std::to_string(r.baseline->spin);
+      context.extra["torch_setting_source"] = r.baseline->source;
+    }
     if (r.machine) {
       context.extra["machine"] = r.machine->quiet ? "quiet" : "disturbed";
       context.extra["machine_detail"] = r.machine->describe();

@@ -1,5 +1,6 @@
 #include <kbench/backends/stream_kernels.hpp>
 #include <kbench/error.hpp>
+#include <kbench/suite/baseline_tuning.hpp>
 #include <kbench/suite/detail/config_trial.hpp>
 #include <kbench/suite/detail/trial_server.hpp>
 #include <kbench/suite/registry.hpp>
@@ -33,7 +34,9 @@ struct worker_arguments {
   std::string atol, rtol;  // empty: the kernel's tolerance
   std::vector<std::string> impls;
   double target_ms = 100;
-  std::string phase;                 // compile|time|retime: a tuning trial (config_trial.hpp); empty: a shape
+  std::string phase;         // compile|time|retime: a tuning trial (config_trial.hpp); baseline-settings: the
+                             // torch baseline's thread counts (baseline_tuning.hpp); empty: a shape
+  std::string torch_config;  // a shape: the torch baseline's config (baseline_setting::binding_config)
   std::vector<std::string> configs;  // JSON objects; a shape takes at most one
   double incumbent_ms = 0;           // [ms] time trial: the second config's (the incumbent's) best time
   double retime_within = 1.5;        // [ratio] time trial: re-time against the incumbent within this
@@ -107,6 +110,11 @@ int run_worker(const worker_arguments& args) {
     }
     return 0;
   }
+  if (args.phase == "baseline-settings") {
+    const auto candidates = time_baseline_thread_counts(kernel, shape_index, args.seed, args.target_ms);
+    fmt::print("\n{}\n", nlohmann::json(candidates).dump());
+    return 0;
+  }
   if (!args.phase.empty()) {
     trial_request request;
     request.backend = options.backend;
@@ -124,6 +132,7 @@ int run_worker(const worker_arguments& args) {
   }
   if (args.configs.size() > 1) throw usage_error("a shape takes at most one --config");
   if (!args.configs.empty()) options.config = parse_config_text(args.configs.front());
+  if (!args.torch_config.empty()) options.torch_config = parse_config_text(args.torch_config);
   if (!args.triad_stores.empty()) {
     if (!is_store_kind(args.triad_stores)) {
       throw usage_error(fmt::format("unknown --triad-stores '{}' (valid: {}, {})", args.triad_stores,
@@ -158,6 +167,7 @@ std::optional<int> worker_main(int argc, char** argv,
   app.add_option("--require-quiet", args.require_quiet_s);
   app.add_option("--phase", args.phase);
   app.add_option("--config", args.configs);
+  app.add_option("--torch-config", args.torch_config);
   app.add_option("--incumbent-ms", args.incumbent_ms);
   app.add_option("--retime-within", args.retime_within);
   app.add_option("--give-up-above", args.give_up_above);

@@ -10,6 +10,7 @@
 
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <chrono>
@@ -52,12 +53,22 @@ std::string self_executable() {
   return std::string(path.data(), static_cast<std::size_t>(n));
 }
 
-std::vector<std::string> worker_environment() {
+std::vector<std::string> worker_environment(const std::vector<std::string>& overrides) {
+  auto name_of = [](const std::string& entry) { return entry.substr(0, entry.find('=') + 1); };
+  auto overridden = [&](const std::string& entry) {
+    return std::any_of(overrides.begin(), overrides.end(),
+                       [&](const std::string& o) { return name_of(o) == name_of(entry); });
+  };
   std::vector<std::string> env;
   bool spin_count_set = false;
   for (char** e = environ; *e != nullptr; ++e) {
+    if (overridden(*e)) continue;
     env.emplace_back(*e);
     spin_count_set = spin_count_set || env.back().rfind("GOMP_SPINCOUNT=", 0) == 0;
+  }
+  for (const auto& o : overrides) {
+    env.push_back(o);
+    spin_count_set = spin_count_set || o.rfind("GOMP_SPINCOUNT=", 0) == 0;
   }
   if (!spin_count_set) env.emplace_back(std::string("GOMP_SPINCOUNT=") + worker_gomp_spin_count);
   return env;
@@ -84,7 +95,8 @@ void exec_self_with_worker_environment(char** argv) {
              path, worker_gomp_spin_count, std::strerror(errno));
 }
 
-pid_t spawn_worker(const std::vector<std::string>& argv, int stdin_fd, int stdout_fd, int stderr_fd) {
+pid_t spawn_worker(const std::vector<std::string>& argv, int stdin_fd, int stdout_fd, int stderr_fd,
+                   const std::vector<std::string>& environment_overrides) {
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   if (stdin_fd >= 0) posix_spawn_file_actions_adddup2(&actions, stdin_fd, STDIN_FILENO);
@@ -98,7 +110,7 @@ pid_t spawn_worker(const std::vector<std::string>& argv, int stdin_fd, int stdou
   std::vector<char*> args;
   for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
-  std::vector<std::string> env_strings = worker_environment();
+  std::vector<std::string> env_strings = worker_environment(environment_overrides);
   std::vector<char*> env;
   for (auto& e : env_strings) env.push_back(e.data());
   env.push_back(nullptr);
@@ -110,10 +122,11 @@ pid_t spawn_worker(const std::vector<std::string>& argv, int stdin_fd, int stdou
   return pid;
 }
 
-worker_outcome run_worker(const std::vector<std::string>& argv, double timeout_s) {
+worker_outcome run_worker(const std::vector<std::string>& argv, double timeout_s,
+                          const std::vector<std::string>& environment_overrides) {
   const auto started = std::chrono::steady_clock::now();
   pipe_pair out, err;
-  const pid_t pid = spawn_worker(argv, -1, out.write_end, err.write_end);
+  const pid_t pid = spawn_worker(argv, -1, out.write_end, err.write_end, environment_overrides);
   out.close_write();
   err.close_write();
 

@@ -301,6 +301,84 @@ TEST(CliRun, AppendsToAValidFileAndRefusesAnInvalidOne) {
   EXPECT_EQ(text.str(), "[1, 2");
 }
 
+// The torch baseline runs with the fastest of its settings (thread count x libgomp spin count), tuned once
+// per shape and cached; the summary, the records and the worker's environment say which.
+TEST(CliRun, TheTorchBaselineRunsWithItsFastestSettingTunedOnceAndCached) {
+  const auto dir = std::filesystem::temp_directory_path() / "kbench-cli-baseline-setting";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::string cache_env = "KBENCH_CACHE_DIR=" + (dir / "cache").string() + " env -u GOMP_SPINCOUNT ";
+  const auto out = dir / "run.json";
+  const auto first = run_kbench_env(
+      cache_env, "run --kernel exp --shape-index 0 --impl torch --target-ms 5 --output " + out.string());
+  ASSERT_EQ(first.exit_code, 0) << first.output;
+  std::smatch chosen;
+  ASSERT_TRUE(std::regex_search(first.output, chosen,
+                                std::regex(R"(\| ([0-9]+) threads?, spin (10000|300000) +\| -)")))
+      << first.output;
+  EXPECT_NE(first.output.find("per shape (1 tuned now in"), std::string::npos) << first.output;
+
+  // The cache entry logs every setting timed; the chosen one is the fastest of them.
+  nlohmann::json entry;
+  for (const auto& f : std::filesystem::recursive_directory_iterator(dir / "cache" / "tuning" / "exp")) {
+    entry = read_json(f.path());
+  }
+  ASSERT_EQ(entry.at("key").at("backend"), "torch") << entry.dump();
+  const auto& log = entry.at("log");
+  ASSERT_GE(log.size(), 4U) << entry.dump();  // 1 and 2+ threads, each with two spin counts
+  double fastest = 1e300;
+  nlohmann::json fastest_config;
+  std::set<std::int64_t> spins;
+  for (const auto& e : log) {
+    spins.insert(e.at("config").at("spin").get<std::int64_t>());
+    if (e.at("status") == "ok" && e.at("time_ms").get<double>() < fastest) {
+      fastest = e.at("time_ms").get<double>();
+      fastest_config = e.at("config");
+    }
+  }
+  EXPECT_EQ(spins, (std::set<std::int64_t>{10000, 300000}));
+  EXPECT_EQ(entry.at("best"), fastest_config) << entry.dump();
+  EXPECT_EQ(std::to_string(fastest_config.at("threads").get<int>()), chosen[1].str());
+  EXPECT_EQ(std::to_string(fastest_config.at("spin").get<int>()), chosen[2].str());
+
+  // The records name the setting, and the worker really ran with that spin count (the device's platform).
+  bool latency_seen = false;
+  for (const auto& rec : read_json(out)) {
+    if (rec.at("metric").at("name") != "latency_ms") continue;
+    latency_seen = true;
+    const auto& extra = rec.at("benchmark").at("extra_info");
+    EXPECT_EQ(extra.at("torch_threads"), chosen[1].str()) << rec.dump();
+    EXPECT_EQ(extra.at("gomp_spincount"), chosen[2].str()) << rec.dump();
+    EXPECT_EQ(extra.at("torch_setting_source"), "tuned") << rec.dump();
+    EXPECT_EQ(extra.at("config"), "{\"threads\":" + chosen[1].str() + "}") << rec.dump();
+    EXPECT_NE(rec.at("runners")
+                  .at(0)
+                  .at("extra_info")
+                  .at("platform")
+                  .get<std::string>()
+                  .find("GOMP_SPINCOUNT=" + chosen[2].str() + ")"),
+              std::string::npos)
+        << rec.dump();
+  }
+  EXPECT_TRUE(latency_seen);
+
+  // A second run takes the setting from the cache.
+  std::filesystem::remove(out);
+  const auto second = run_kbench_env(
+      cache_env, "run --kernel exp --shape-index 0 --impl torch --target-ms 5 --output " + out.string());
+  ASSERT_EQ(second.exit_code, 0) << second.output;
+  EXPECT_NE(second.output.find("per shape (0 tuned now in 0.0 s, 1 from the tuning cache)"),
+            std::string::npos)
+      << second.output;
+  EXPECT_NE(second.output.find(chosen[0].str()), std::string::npos) << second.output;
+  for (const auto& rec : read_json(out)) {
+    if (rec.at("metric").at("name") == "latency_ms") {
+      EXPECT_EQ(rec.at("benchmark").at("extra_info").at("torch_setting_source"), "cache hit");
+    }
+  }
+  std::filesystem::remove_all(dir);
+}
+
 TEST(CliRun, ACrashingShapeIsReportedAndTheOtherShapesKeepTheirResults) {
   const auto dir = scratch_dir("run-crash");
   const auto json = dir / "r.json";

@@ -37,6 +37,12 @@ TEST(WorkerEnvironment, AddsAShortGompSpinCountUnlessTheUserSetOne) {
   env = worker_environment();
   EXPECT_EQ(entries_starting_with(env, "GOMP_SPINCOUNT="), std::vector<std::string>{"GOMP_SPINCOUNT=123"});
 
+  // An override (the torch baseline's tuned spin count) replaces the variable, whoever set it, once.
+  env = worker_environment({"GOMP_SPINCOUNT=300000", "KBENCH_TEST_MARKER=7"});
+  EXPECT_EQ(entries_starting_with(env, "GOMP_SPINCOUNT="), std::vector<std::string>{"GOMP_SPINCOUNT=300000"});
+  EXPECT_EQ(entries_starting_with(env, "KBENCH_TEST_MARKER="),
+            std::vector<std::string>{"KBENCH_TEST_MARKER=7"});
+
   ::unsetenv("KBENCH_TEST_MARKER");
   if (saved != nullptr) {
     ::setenv("GOMP_SPINCOUNT", kept.c_str(), 1);

@@ -23,6 +23,7 @@ struct shape_options {
   bool run_torch = true;                 // --impl torch
   double target_ms = 100;                // [ms] time budget each repeat count fills
   std::optional<kbench::config> config;  // the kbench implementation's config (tuned); default when empty
+  std::optional<kbench::config> torch_config;  // the torch baseline's (baseline_tuning.hpp); default: {}
   /// Set: a shape that moves at least triad_min_bytes per call also times a STREAM triad with these stores
   /// (stores_normal or stores_non_temporal; `kbench run` passes its calibration's) on the kbench device, in
   /// the same interleaved turns as the implementations (shape_result::triad). Empty: no triad.

@@ -6,6 +6,7 @@
 #include <kbench/contention.hpp>
 #include <kbench/device.hpp>
 #include <kbench/stats.hpp>
+#include <kbench/suite/baseline_setting.hpp>
 
 #include <nlohmann/json.hpp>
 
@@ -101,6 +102,7 @@ struct shape_result {
   std::optional<impl_result> kbench, torch;
   std::optional<triad_turns> triad;   // large shapes only (runner::shape_options::triad_stores)
   std::optional<contention> machine;  // what else ran while the shape was timed; nullopt: nothing timed
+  std::optional<baseline_setting> baseline;  // the torch baseline's setting and how it was chosen
 
   /// torch median latency / kbench median latency; nullopt unless both were timed.
   [[nodiscard]] std::optional<double> speedup() const;

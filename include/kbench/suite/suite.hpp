@@ -3,6 +3,7 @@
 
 #include <kbench/config.hpp>
 #include <kbench/device.hpp>
+#include <kbench/suite/baseline_setting.hpp>
 #include <kbench/suite/kernel.hpp>
 #include <kbench/suite/shape_result.hpp>
 
@@ -33,9 +34,10 @@ struct suite_selection {
 
 /// What run_suite measures an item with: the kbench implementation's config, or a failure that skips it.
 struct item_plan {
-  std::optional<kbench::config> config;  // empty: the default config
-  std::optional<shape_status> failure;   // set: the item is not measured and gets this status
-  std::string reason;                    // of the failure, or a note (warnings of the tuning)
+  std::optional<kbench::config> config;      // empty: the default config
+  std::optional<baseline_setting> baseline;  // the torch baseline's setting; empty: libtorch's defaults
+  std::optional<shape_status> failure;       // set: the item is not measured and gets this status
+  std::string reason;                        // of the failure, or a note (warnings of the tuning)
   std::string config_source = "default";
   double tuning_s = 0;  // [s]
   std::size_t tuning_evaluations = 0;
@@ -67,6 +69,7 @@ struct suite_options {
 
 /// The arguments of `kbench worker` for one item (after the executable path).
 [[nodiscard]] std::vector<std::string> worker_arguments(const suite_item& item, const suite_options& options,
-                                                        const std::optional<kbench::config>& config = {});
+                                                        const std::optional<kbench::config>& config = {},
+                                                        const std::optional<baseline_setting>& baseline = {});
 
 }  // namespace kbench::runner

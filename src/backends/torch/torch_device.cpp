@@ -35,11 +35,12 @@ class torch_device final : public device {
     use_every_core();
     m_info = cpu::open_device()->info();
     m_info.backend = backend_kind::torch;
-    // The spin count of torch's OpenMP threads, when set, changes the timings of whatever runs after a torch
-    // call (runner/worker_process.hpp), so the record names it.
+    // The spin count of torch's OpenMP threads, when set, changes the timings of torch and of whatever runs
+    // after a torch call (suite/baseline_tuning.hpp), so the record names it. The thread count is the most a
+    // binding uses; each binding's config may ask for fewer.
     const char* spin_count = std::getenv("GOMP_SPINCOUNT");
     m_info.platform =
-        fmt::format("libtorch {} (ATen CPU, {} threads{})", TORCH_VERSION, at::get_num_threads(),
+        fmt::format("libtorch {} (ATen CPU, up to {} threads{})", TORCH_VERSION, at::get_num_threads(),
                     spin_count == nullptr ? "" : fmt::format(", GOMP_SPINCOUNT={}", spin_count));
     m_info.driver_version = TORCH_VERSION;
     m_info.compute_units = static_cast<unsigned>(at::get_num_threads());

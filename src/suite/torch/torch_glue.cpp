@@ -2,6 +2,9 @@
 
 #include <kbench/backends/cpu.hpp>
 #include <kbench/error.hpp>
+#include <kbench/suite/baseline_setting.hpp>
+
+#include <ATen/Parallel.h>
 
 #include <chrono>
 #include <cstring>
@@ -44,8 +47,11 @@ host_tensor to_host(const at::Tensor& t) {
   return result;
 }
 
-launcher synchronous_launcher(std::function<void()> body, std::vector<buffer_ptr> outputs) {
-  return [body = std::move(body), outputs = std::move(outputs)]() {
+launcher synchronous_launcher(const kernel_args& args, std::function<void()> body,
+                              std::vector<buffer_ptr> outputs) {
+  const int threads = runner::baseline_threads(args.config);
+  return [body = std::move(body), outputs = std::move(outputs), threads]() {
+    if (threads > 0 && at::get_num_threads() != threads) at::set_num_threads(threads);
     const std::int64_t start = steady_now_ns();
     body();
     const std::int64_t end = steady_now_ns();

@@ -21,7 +21,10 @@ namespace kbench::torch_glue {
 [[nodiscard]] host_tensor to_host(const at::Tensor& t);
 
 /// A launcher for a synchronous torch call: runs `body`, timing it on the host's steady clock, and returns a
-/// completed event with that interval plus `outputs` (so device time = wall time for the baseline).
-[[nodiscard]] launcher synchronous_launcher(std::function<void()> body, std::vector<buffer_ptr> outputs);
+/// completed event with that interval plus `outputs` (so device time = wall time for the baseline). The
+/// binding's config may set the baseline's thread count (baseline_setting.hpp: "threads"); each call first
+/// switches libtorch's intra-op pool to it when another binding left a different count.
+[[nodiscard]] launcher synchronous_launcher(const kernel_args& args, std::function<void()> body,
+                                            std::vector<buffer_ptr> outputs);
 
 }  // namespace kbench::torch_glue

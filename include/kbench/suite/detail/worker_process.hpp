@@ -19,14 +19,16 @@ struct worker_outcome {
   double elapsed_s = 0;    // [s]
 };
 
-/// Starts `argv` (argv[0] = the executable path), waits at most `timeout_s` seconds (<= 0: no limit), and
-/// collects its output. Throws kbench::error only when the process cannot be started.
-[[nodiscard]] worker_outcome run_worker(const std::vector<std::string>& argv, double timeout_s);
+/// Starts `argv` (argv[0] = the executable path) with worker_environment(environment_overrides), waits at
+/// most `timeout_s` seconds (<= 0: no limit), and collects its output. Throws kbench::error only when the
+/// process cannot be started.
+[[nodiscard]] worker_outcome run_worker(const std::vector<std::string>& argv, double timeout_s,
+                                        const std::vector<std::string>& environment_overrides = {});
 
 /// Starts `argv` in its own process group with the worker environment and the given descriptors as its
 /// standard input (-1: inherited), output and error; returns its pid. Throws kbench::error if it cannot.
 [[nodiscard]] pid_t spawn_worker(const std::vector<std::string>& argv, int stdin_fd, int stdout_fd,
-                                 int stderr_fd);
+                                 int stderr_fd, const std::vector<std::string>& environment_overrides = {});
 
 /// libgomp's spin count in workers (unless GOMP_SPINCOUNT is set): a fraction of a millisecond of polling
 /// instead of the default's milliseconds. Torch's OpenMP threads still poll through its back-to-back calls,
@@ -36,8 +38,9 @@ struct worker_outcome {
 
 inline constexpr const char* worker_gomp_spin_count = "10000";
 
-/// The environment a worker starts with: this process's, plus GOMP_SPINCOUNT (above) when it is not set.
-[[nodiscard]] std::vector<std::string> worker_environment();
+/// The environment a worker starts with: this process's with `overrides` ("NAME=value") in place of the
+/// variables they name, plus GOMP_SPINCOUNT (above) when neither sets it.
+[[nodiscard]] std::vector<std::string> worker_environment(const std::vector<std::string>& overrides = {});
 
 /// For commands that time torch in this process (`kbench measure`): when GOMP_SPINCOUNT is not set, runs this
 /// program again with argv and worker_environment(), since libgomp reads its spin count once, when it is
