@@ -89,6 +89,7 @@ std::string memory_panel(const kernel_view& k, const panel_context& ctx) {
   percent.aria_label = fmt::format("{}: percent of peak bandwidth per shape", k.name);
   absolute.aria_label = fmt::format("{}: bandwidth per shape (no calibration)", k.name);
   std::vector<std::string> peaks, uncalibrated;
+  std::size_t from_cache = 0;  // bars above the peak, drawn as "cache"
   for (const auto& shape : k.shapes) {
     for (std::size_t v = 0; v < k.variants.size(); ++v) {
       const auto* s = k.find(v, shape, "bandwidth_gbps");
@@ -105,6 +106,16 @@ std::string memory_panel(const kernel_view& k, const panel_context& ctx) {
         b.tooltip =
             fmt::format("{} {}: {} GB/s of {} GB/s triad ({})", shape, k.label(v),
                         svg::format_number(p.median), svg::format_number(peak->triad_gbps), run_text(p.run));
+        if (b.value >
+            100) {  // faster than the memory: the caches served it, and a share of the peak says nothing
+          b.value = 100;
+          b.value_text = fmt::format("cache ({} GB/s)", svg::format_number(p.median));
+          b.css_class = "cache";
+          b.tooltip = fmt::format("{} {}: {} GB/s, above the {} GB/s triad: served by the caches ({})", shape,
+                                  k.label(v), svg::format_number(p.median),
+                                  svg::format_number(peak->triad_gbps), run_text(p.run));
+          ++from_cache;
+        }
         const std::string text =
             fmt::format("{} GB/s triad on {}", svg::format_number(peak->triad_gbps), device);
         if (std::find(peaks.begin(), peaks.end(), text) == peaks.end()) peaks.push_back(text);
@@ -128,6 +139,11 @@ std::string memory_panel(const kernel_view& k, const panel_context& ctx) {
   out += ")</figcaption>";
   if (percent.bars.empty() && absolute.bars.empty()) return {};
   if (!percent.bars.empty()) out += svg::render(percent);
+  if (from_cache > 0) {
+    out +=
+        "<p class=\"note cache\"><b>cache</b>: bandwidth above the memory's peak, so the caches served these "
+        "shapes; a share of the memory's peak says nothing about them.</p>";
+  }
   for (const auto& device : uncalibrated) {
     out += fmt::format(
         "<p class=\"note uncalibrated\">no calibration for {}: achieved GB/s shown, not % of peak (run "

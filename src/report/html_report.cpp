@@ -63,6 +63,7 @@ svg .bar { fill: #2563eb; }
 svg .bar.slower { fill: #f97316; }
 svg .bar.bandwidth { fill: #0d9488; }
 svg .bar.uncalibrated { fill: #94a3b8; }
+svg .bar.cache { fill: #cbd5e1; }
 svg .bar.triad { fill: #7c3aed; }
 svg .bar.compute { fill: #b45309; }
 svg .reference { stroke: #111827; stroke-dasharray: 4 3; }

@@ -142,28 +142,77 @@ nlohmann::json read_calibrations(bool& corrupt) {
 
 }  // namespace
 
+namespace {
+
+nlohmann::json calibration_to_json(const calibration& c) {
+  return {{"backend", c.backend},
+          {"device", c.device},
+          {"elements", c.elements},
+          {"copy_gbps", c.copy_gbps},
+          {"triad_gbps", c.triad_gbps},
+          {"copy_low_gbps", c.copy_low_gbps},
+          {"triad_low_gbps", c.triad_low_gbps},
+          {"rounds", c.rounds},
+          {"copy_stores", c.copy_stores},
+          {"triad_stores", c.triad_stores},
+          {"timestamp", c.timestamp},
+          {"source", c.source}};
+}
+
+calibration calibration_from_json(const nlohmann::json& j) {
+  calibration c;
+  c.backend = j.at("backend");
+  c.device = j.at("device");
+  c.elements = j.at("elements");
+  c.copy_gbps = j.at("copy_gbps");
+  c.triad_gbps = j.at("triad_gbps");
+  // Entries written before calibrations had rounds: one measurement, no spread.
+  c.copy_low_gbps = j.value("copy_low_gbps", c.copy_gbps);
+  c.triad_low_gbps = j.value("triad_low_gbps", c.triad_gbps);
+  c.rounds = j.value("rounds", 1);
+  // Entries written before the store kinds were compared: normal stores only.
+  c.copy_stores = j.value("copy_stores", std::string(stores_normal));
+  c.triad_stores = j.value("triad_stores", std::string(stores_normal));
+  c.timestamp = j.at("timestamp");
+  c.source = j.value("source", std::string("kbench calibrate"));
+  return c;
+}
+
+/// The device's calibrations, oldest first: its "history", or (a cache written before there was one) the
+/// entry itself.
+std::vector<calibration> calibrations_of(const nlohmann::json& entry) {
+  std::vector<calibration> all;
+  if (entry.contains("history")) {
+    for (const auto& h : entry.at("history")) all.push_back(calibration_from_json(h));
+  } else {
+    all.push_back(calibration_from_json(entry));
+  }
+  return all;
+}
+
+std::int64_t now_s() {
+  return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+}  // namespace
+
 std::optional<calibration> cached_calibration(const device_info& device) {
   bool corrupt = false;
   const auto doc = read_calibrations(corrupt);
   const auto key = key_of(std::string(to_string(device.backend)), device.name);
   if (!doc.contains(key)) return std::nullopt;
   try {
-    const auto& j = doc.at(key);
-    calibration c;
-    c.backend = j.at("backend");
-    c.device = j.at("device");
-    c.elements = j.at("elements");
-    c.copy_gbps = j.at("copy_gbps");
-    c.triad_gbps = j.at("triad_gbps");
-    // Entries written before calibrations had rounds: one measurement, no spread.
-    c.copy_low_gbps = j.value("copy_low_gbps", c.copy_gbps);
-    c.triad_low_gbps = j.value("triad_low_gbps", c.triad_gbps);
-    c.rounds = j.value("rounds", 1);
-    // Entries written before the store kinds were compared: normal stores only.
-    c.copy_stores = j.value("copy_stores", std::string(stores_normal));
-    c.triad_stores = j.value("triad_stores", std::string(stores_normal));
-    c.timestamp = j.at("timestamp");
-    return c;
+    const auto oldest = now_s() - static_cast<std::int64_t>(calibration_max_age_days * 86400);
+    std::optional<calibration> best;
+    int young = 0;
+    for (const calibration& c : calibrations_of(doc.at(key))) {
+      if (c.timestamp < oldest) continue;
+      ++young;
+      if (!best || c.triad_gbps > best->triad_gbps) best = c;
+    }
+    if (best) best->calibrations = young;
+    return best;
   } catch (const std::exception& e) {
     fmt::print(stderr, "kbench: ignoring a malformed calibration entry for {}: {}\n", key, e.what());
     return std::nullopt;
@@ -182,19 +231,36 @@ void store_calibration(const calibration& c) {
       KBENCH_THROW("calibration not stored: {} does not parse and {}", calibration_file().string(), moved);
     }
   }
-  doc[key_of(c.backend, c.device)] = {{"backend", c.backend},
-                                      {"device", c.device},
-                                      {"elements", c.elements},
-                                      {"copy_gbps", c.copy_gbps},
-                                      {"triad_gbps", c.triad_gbps},
-                                      {"copy_low_gbps", c.copy_low_gbps},
-                                      {"triad_low_gbps", c.triad_low_gbps},
-                                      {"rounds", c.rounds},
-                                      {"copy_stores", c.copy_stores},
-                                      {"triad_stores", c.triad_stores},
-                                      {"timestamp", c.timestamp}};
+  const std::string key = key_of(c.backend, c.device);
+  std::vector<calibration> all;
+  if (doc.contains(key)) {
+    try {
+      all = calibrations_of(doc.at(key));
+    } catch (const std::exception& e) {  // a malformed entry of this device: replaced, and said
+      fmt::print(stderr, "kbench: replacing a malformed calibration entry for {}: {}\n", key, e.what());
+    }
+  }
+  all.push_back(c);
+  if (all.size() > calibrations_kept) all.erase(all.begin(), all.end() - calibrations_kept);
+  // The newest at the top level, as caches before the history had it; every calibration in "history".
+  nlohmann::json entry = calibration_to_json(c);
+  entry["history"] = nlohmann::json::array();
+  for (const auto& h : all) entry["history"].push_back(calibration_to_json(h));
+  doc[key] = std::move(entry);
   std::filesystem::create_directories(io::cache_directory());
   io::write_file_atomically(calibration_file(), doc.dump(2) + "\n");
+}
+
+std::optional<calibration> raise_peak(const calibration& peak, double triad_gbps, const std::string& source) {
+  if (!(triad_gbps > peak.triad_gbps)) return std::nullopt;
+  calibration raised = peak;
+  raised.triad_gbps = raised.triad_low_gbps = triad_gbps;
+  raised.rounds = 1;
+  raised.source = source;
+  raised.timestamp = now_s();
+  store_calibration(raised);
+  raised.calibrations = peak.calibrations + 1;
+  return raised;
 }
 
 }  // namespace kbench

@@ -1,4 +1,5 @@
 #include <kbench/error.hpp>
+#include <kbench/host_cache.hpp>
 #include <kbench/stats.hpp>
 #include <kbench/suite/shape_result.hpp>
 
@@ -93,6 +94,28 @@ std::optional<double> shape_result::triad_fraction() const {
   const auto triad_gbps = triad ? triad->gbps() : std::nullopt;
   if (!kernel_gbps || !triad_gbps) return std::nullopt;
   return *kernel_gbps / *triad_gbps;
+}
+
+std::optional<peak_share> shape_result::share_of_peak(double peak_gbps, double cache_bytes) const {
+  const auto gbps = bandwidth_gbps();
+  if (!gbps || !(peak_gbps > 0)) return std::nullopt;
+  peak_share share;
+  share.fraction = *gbps / peak_gbps;
+  share.from_cache = share.fraction > 1 || (cache_bytes > 0 && bytes_moved <= cache_bytes);
+  return share;
+}
+
+bool shares_host_caches(const device_info& device) {
+  if (device.backend == backend_kind::cpu || device.backend == backend_kind::torch) return true;
+  // OpenCL cpu devices: PoCL names them "pthread-<cpu>" or "cpu-<cpu>"; vendors' runtimes report the cpu's
+  // vendor id.
+  return device.backend == backend_kind::opencl &&
+         (device.name.rfind("pthread-", 0) == 0 || device.name.rfind("cpu-", 0) == 0 ||
+          device.vendor == "GenuineIntel" || device.vendor == "AuthenticAMD");
+}
+
+double cache_bytes_of(const device_info& device) {
+  return shares_host_caches(device) ? static_cast<double>(last_level_cache_share_bytes()) : 0.0;
 }
 
 namespace {

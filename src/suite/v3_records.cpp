@@ -76,7 +76,12 @@ nlohmann::json shape_records(const shape_result& r, const std::string& effort, s
     }
     if (auto bw = r.bandwidth_gbps()) {
       nlohmann::json extra = with({{"bytes_moved", r.bytes_moved}});
-      if (peak) extra["peak_triad_gbps"] = peak->triad_gbps;
+      if (peak) {
+        extra["peak_triad_gbps"] = peak->triad_gbps;
+        // A shape the caches served: its share of the memory's peak means nothing (share_of_peak).
+        if (const auto share = r.share_of_peak(peak->triad_gbps, cache_bytes_of(impl.device)))
+          extra["from_cache"] = share->from_cache;
+      }
       if (auto triad = r.triad ? r.triad->gbps() : std::nullopt) {
         extra["triad_same_turns_gbps"] = *triad;
         extra["triad_same_turns_stores"] = r.triad->stores;

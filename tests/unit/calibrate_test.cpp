@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -45,6 +46,11 @@ class calibration_cache : public ::testing::Test {
   std::optional<std::string> m_saved;
 };
 
+std::int64_t now_s() {
+  return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
 calibration sample(const std::string& device, double triad) {
   calibration c;
   c.backend = "opencl";
@@ -57,7 +63,7 @@ calibration sample(const std::string& device, double triad) {
   c.rounds = 5;
   c.copy_stores = stores_normal;
   c.triad_stores = stores_non_temporal;
-  c.timestamp = 1700000000;
+  c.timestamp = now_s();  // a cached calibration older than calibration_max_age_days is not used
   return c;
 }
 
@@ -86,7 +92,7 @@ TEST_F(calibration_cache, EntriesRoundTripPerDeviceAndKeepEachOther) {
   EXPECT_FALSE(cached_calibration(opencl_device("gpu-a")).has_value());
   store_calibration(sample("gpu-a", 100));
   store_calibration(sample("gpu-b", 200));
-  store_calibration(sample("gpu-a", 150));  // replaces gpu-a's entry only
+  store_calibration(sample("gpu-a", 150));  // adds to gpu-a's calibrations only
 
   const auto a = cached_calibration(opencl_device("gpu-a"));
   const auto b = cached_calibration(opencl_device("gpu-b"));
@@ -105,7 +111,8 @@ TEST_F(calibration_cache, EntriesRoundTripPerDeviceAndKeepEachOther) {
 TEST_F(calibration_cache, AnEntryFromBeforeRoundsReadsAsOneRoundWithoutSpread) {
   std::ofstream(dir() / "calibration.json")
       << R"({"opencl|old": {"backend": "opencl", "device": "old", "elements": 8, "copy_gbps": 10.0,
-             "triad_gbps": 12.0, "timestamp": 1}})";
+             "triad_gbps": 12.0, "timestamp": )"
+      << now_s() << "}}";
   const auto c = cached_calibration(opencl_device("old"));
   ASSERT_TRUE(c.has_value());
   EXPECT_EQ(c->rounds, 1);
@@ -113,6 +120,53 @@ TEST_F(calibration_cache, AnEntryFromBeforeRoundsReadsAsOneRoundWithoutSpread) {
   EXPECT_DOUBLE_EQ(c->copy_low_gbps, 10.0);
   EXPECT_EQ(c->triad_stores, stores_normal) << "an old entry measured normal stores only";
   EXPECT_EQ(c->copy_stores, stores_normal);
+}
+
+TEST_F(calibration_cache, ThePeakIsTheBestOfTheCalibrationsOfTheLastMonth) {
+  store_calibration(sample("gpu-a", 100));
+  store_calibration(sample("gpu-a", 150));
+  store_calibration(sample("gpu-a", 120));  // a busy stretch: the peak stays 150
+  auto c = cached_calibration(opencl_device("gpu-a"));
+  ASSERT_TRUE(c.has_value());
+  EXPECT_DOUBLE_EQ(c->triad_gbps, 150);
+  EXPECT_EQ(c->calibrations, 3);
+  EXPECT_EQ(c->source, "kbench calibrate");
+
+  // A calibration older than the limit no longer counts, however high.
+  calibration old = sample("gpu-b", 300);
+  old.timestamp = now_s() - static_cast<std::int64_t>((calibration_max_age_days + 1) * 86400);
+  store_calibration(old);
+  EXPECT_FALSE(cached_calibration(opencl_device("gpu-b")).has_value()) << "only an expired one: calibrate";
+  store_calibration(sample("gpu-b", 100));
+  c = cached_calibration(opencl_device("gpu-b"));
+  ASSERT_TRUE(c.has_value());
+  EXPECT_DOUBLE_EQ(c->triad_gbps, 100);
+  EXPECT_EQ(c->calibrations, 1);
+
+  // At most calibrations_kept are kept: the oldest go first.
+  store_calibration(sample("gpu-c", 500));
+  for (std::size_t i = 0; i < calibrations_kept; ++i) store_calibration(sample("gpu-c", 10));
+  c = cached_calibration(opencl_device("gpu-c"));
+  ASSERT_TRUE(c.has_value());
+  EXPECT_DOUBLE_EQ(c->triad_gbps, 10);
+  EXPECT_EQ(c->calibrations, static_cast<int>(calibrations_kept));
+}
+
+TEST_F(calibration_cache, ATriadAboveThePeakRaisesIt) {
+  store_calibration(sample("gpu-a", 100));
+  const auto peak = cached_calibration(opencl_device("gpu-a"));
+  ASSERT_TRUE(peak.has_value());
+  EXPECT_FALSE(raise_peak(*peak, 90, "same-turns triad beside add [4096,4096]").has_value());
+  EXPECT_DOUBLE_EQ(cached_calibration(opencl_device("gpu-a"))->triad_gbps, 100);
+  const auto raised = raise_peak(*peak, 130, "same-turns triad beside add [4096,4096]");
+  ASSERT_TRUE(raised.has_value());
+  EXPECT_DOUBLE_EQ(raised->triad_gbps, 130);
+  const auto cached = cached_calibration(opencl_device("gpu-a"));
+  ASSERT_TRUE(cached.has_value());
+  EXPECT_DOUBLE_EQ(cached->triad_gbps, 130);
+  EXPECT_EQ(cached->source, "same-turns triad beside add [4096,4096]");
+  EXPECT_DOUBLE_EQ(cached->copy_gbps, peak->copy_gbps);
+  EXPECT_EQ(cached->calibrations, 2);
 }
 
 TEST_F(calibration_cache, ACorruptFileIsMovedAsideWithItsBytesNeverOverwritten) {

@@ -303,6 +303,20 @@ TEST(HtmlReport, BarsOfAKernelWithTwoKbenchVariantsNameTheVariant) {
   EXPECT_EQ(count(exp, ">[4096] kbench-opencl</text>"), 2u) << exp;
 }
 
+TEST(HtmlReport, ABandwidthAboveThePeakIsDrawnAsCacheNotAsAPercentage) {
+  nlohmann::json records = nlohmann::json::array();
+  records.push_back(kbench_record(1764500000, "[1024]", "bandwidth_gbps", 60.0));  // 300% of 20 GB/s
+  records.push_back(kbench_record(1764500000, "[4096]", "bandwidth_gbps", 10.0));
+  const auto page = report::render_html_report(
+      {"test", report::series_of_runs(history::runs_from_records(records, "c"))}, with_peak());
+  const std::string exp = section_of(page.html, "exp");
+  EXPECT_EQ(count(exp, "<rect class=\"bar cache\""), 1u) << exp;
+  EXPECT_TRUE(contains(exp, "cache (60 GB/s)")) << exp;
+  EXPECT_FALSE(contains(exp, "300%")) << exp;
+  EXPECT_TRUE(contains(exp, "50% (10 GB/s)")) << exp;
+  EXPECT_TRUE(contains(exp, "served by the caches")) << exp;
+}
+
 TEST(HtmlReport, WithoutCalibrationItSaysSoAndShowsTheAchievedBandwidth) {
   const auto page = report::render_html_report({"test", nightly(2, 99, 1.0)}, {});
   const std::string exp = section_of(page.html, "exp");

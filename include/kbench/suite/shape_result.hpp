@@ -77,6 +77,20 @@ struct speedup_estimate {
 /// still wait on memory. The suite's memory-bound kernels declare no flops; bmm does 43-171 per byte.
 inline constexpr double compute_bound_flops_per_byte = 4.0;
 
+/// A bandwidth as a share of the memory's peak, or the mark that the caches served it (share_of_peak).
+struct peak_share {
+  double fraction = 0;  // [fraction of the peak] bandwidth / peak, whatever served it
+  bool from_cache = false;
+};
+
+/// Whether a device computes on the host's cpus and so shares their caches (the cpu backend, torch on the
+/// cpu, an OpenCL cpu device such as PoCL's): its kernels' data stays in the host's last-level cache.
+[[nodiscard]] bool shares_host_caches(const device_info& device);
+/// [bytes] The cache a shape on `device` can run from, for share_of_peak: the host's last-level cache share
+/// (last_level_cache_share_bytes) where the device shares the host's caches, else 0 (judged by the peak
+/// only).
+[[nodiscard]] double cache_bytes_of(const device_info& device);
+
 /// The STREAM triad timed in the same interleaved turns as the implementations of a large shape
 /// (triad_probe.hpp): the memory bandwidth of those moments.
 struct triad_turns {
@@ -118,6 +132,12 @@ struct shape_result {
   /// bandwidth_gbps() / triad->gbps(): the share of the memory bandwidth of the same moments that kbench
   /// reached; nullopt without either.
   [[nodiscard]] std::optional<double> triad_fraction() const;
+  /// kbench's bandwidth against the memory's calibrated peak `peak_gbps` [GB/s]: nullopt without a
+  /// bandwidth or a peak. `from_cache` when the shape is served by the caches rather than the memory, so
+  /// that its share of the memory's peak means nothing: it moves no more than `cache_bytes` per call (the
+  /// caches its device shares: last_level_cache_share_bytes() for a device on the host's cpus, 0 for one with
+  /// caches of its own), or its bandwidth is above the peak.
+  [[nodiscard]] std::optional<peak_share> share_of_peak(double peak_gbps, double cache_bytes) const;
 };
 
 void to_json(nlohmann::json& j, const impl_result& r);
