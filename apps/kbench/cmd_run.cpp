@@ -327,6 +327,7 @@ int run(const run_command& command) {
   std::size_t triad_shapes = 0;          // shapes with a triad timed beside them
   std::size_t compute_bound_shapes = 0;  // shapes shown in GFLOP/s
   std::size_t cache_shapes = 0;          // shapes the caches served: "cache" in % peak BW
+  std::size_t disagreeing = 0;           // implementations whose three measures disagree
   for (const auto& r : results) {
     const auto s = r.speedup_interval(command.min_effect);
     std::string bw_cell = "-";
@@ -360,6 +361,13 @@ int run(const run_command& command) {
       reasons.push_back(fmt::format("{} {}: {}: {}", r.kernel, r.shape, to_string(r.status), r.reason));
     }
     if (r.torch && !r.torch->baseline_form.empty()) baseline_forms[r.kernel] = r.torch->baseline_form;
+    for (const auto* impl : {&r.kbench, &r.torch}) {
+      if (!*impl) continue;
+      if (const std::string why = (*impl)->measures_disagreement(); !why.empty()) {
+        ++disagreeing;
+        reasons.push_back(fmt::format("{} {}: {}: {}", r.kernel, r.shape, (*impl)->impl, why));
+      }
+    }
     if (r.machine && !r.machine->quiet) {
       ++disturbed;
       reasons.push_back(
@@ -390,6 +398,12 @@ int run(const run_command& command) {
         "other work took more than {:.0f}% of the CPUs while the shape was timed)\n",
         verdicts["faster"], verdicts["same"], verdicts["slower"], verdicts["unreliable"],
         100 * command.min_effect, 100 * max_quiet_others_fraction);
+  }
+  if (disagreeing > 0) {
+    fmt::print(
+        "Measures: {} implementation{} whose throughput or device time disagrees with the latency (below);\n"
+        "the speedup uses the latency of the interleaved turns\n",
+        disagreeing, disagreeing == 1 ? "" : "s");
   }
   if (disturbed > 0) {
     fmt::print("Machine: {} of {} timed shapes were disturbed by other work (their reasons below)\n",

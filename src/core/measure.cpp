@@ -48,6 +48,16 @@ void add_warnings(measurement& m, int result_syncs, int barriers) {
         "wall latency below device time (median {:.4g} ms < {:.4g} ms): synchronization is broken",
         m.wall.median, m.device.median));
   }
+  // Pipelined calls far slower than synchronized ones: on a host backend the dispatching thread competes with
+  // the kernel's threads, or the phases ran under different conditions; the two figures do not describe one
+  // kernel (suite/shape_result.hpp: measures_disagreement, the same rule for `kbench run`).
+  if (m.wall.count > 0 && m.throughput.count > 0 && m.throughput.median > 2 * m.wall.median &&
+      m.throughput.median - m.wall.median > 0.002) {
+    m.warnings.push_back(fmt::format(
+        "measures disagree: throughput {:.4g} ms per call is {:.1f}x the wall latency {:.4g} ms (pipelined "
+        "calls were slower than synchronized ones)",
+        m.throughput.median, m.throughput.median / m.wall.median, m.wall.median));
+  }
   if (!m.machine.quiet) {
     m.warnings.push_back(
         fmt::format("the machine was busy while this was timed ({}): the timings describe the "

@@ -3,6 +3,9 @@
 #include <kbench/stats.hpp>
 #include <kbench/suite/shape_result.hpp>
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 #include <array>
 #include <utility>
 
@@ -94,6 +97,33 @@ std::optional<double> shape_result::triad_fraction() const {
   const auto triad_gbps = triad ? triad->gbps() : std::nullopt;
   if (!kernel_gbps || !triad_gbps) return std::nullopt;
   return *kernel_gbps / *triad_gbps;
+}
+
+std::string impl_result::measures_disagreement() const {
+  if (latency_ms.empty()) return {};
+  const double latency = summarize(latency_ms).median;
+  auto beyond = [&](double value, double ratio) {
+    return value > ratio * latency && value - latency > disagreement_floor_ms;
+  };
+  std::vector<std::string> found;
+  if (!throughput_ms.empty()) {
+    const double throughput = summarize(throughput_ms).median;
+    if (beyond(throughput, max_throughput_to_latency)) {
+      found.push_back(fmt::format("throughput {:.4g} ms per call is {:.1f}x the latency {:.4g} ms", throughput,
+                                  throughput / latency, latency));
+    }
+  }
+  if (!device_ms.empty()) {
+    const double device_time = summarize(device_ms).median;
+    if (beyond(device_time, max_device_to_latency)) {
+      found.push_back(fmt::format("device time {:.4g} ms is {:.1f}x the latency {:.4g} ms", device_time,
+                                  device_time / latency, latency));
+    }
+  }
+  if (found.empty()) return {};
+  return fmt::format("measures disagree: {} (the measure phase and the interleaved turns ran under different "
+                     "conditions, or pipelined calls were slower than synchronized ones)",
+                     fmt::join(found, "; "));
 }
 
 std::optional<peak_share> shape_result::share_of_peak(double peak_gbps, double cache_bytes) const {

@@ -35,6 +35,7 @@ nlohmann::json shape_records(const shape_result& r, const std::string& effort, s
       context.extra["gomp_spincount"] = std::to_string(r.baseline->spin);
       context.extra["torch_setting_source"] = r.baseline->source;
     }
+    if (const std::string why = impl.measures_disagreement(); !why.empty()) context.extra["measures"] = why;
     if (r.machine) {
       context.extra["machine"] = r.machine->quiet ? "quiet" : "disturbed";
       context.extra["machine_detail"] = r.machine->describe();

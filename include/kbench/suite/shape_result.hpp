@@ -52,7 +52,19 @@ struct impl_result {
   bool valid = false;
   std::vector<std::string> warnings;
   [[nodiscard]] double median_latency_ms() const;
+  /// Empty when the three measures agree; otherwise why not: the median throughput per call more than
+  /// max_throughput_to_latency times the interleaved latency's median, or the median device time more than
+  /// max_device_to_latency times it (each also more than disagreement_floor_ms apart). The device time and
+  /// the throughput come from the measure phase, the latency from the interleaved turns: when they disagree
+  /// the two phases ran under different conditions (a busy stretch, threads that fell asleep between calls),
+  /// or pipelined calls were slower than synchronized ones (on the cpu backend the dispatching thread takes a
+  /// core from the kernel's threads).
+  [[nodiscard]] std::string measures_disagreement() const;
 };
+
+inline constexpr double max_throughput_to_latency = 2.0;
+inline constexpr double max_device_to_latency = 1.25;  // device time is within the call: at most its wall
+inline constexpr double disagreement_floor_ms = 0.002;  // [ms] below this apart, timer and scheduler noise
 
 /// A speedup with its uncertainty: ratio = torch / kbench median latency; [low, high] the range the ratio
 /// takes while each median ranges over its 99% distribution-free confidence interval (summary::median_ci_*,
