@@ -59,7 +59,11 @@ nlohmann::json read_results_file(const std::filesystem::path& path) {
 series_key key_of(const nlohmann::json& record) {
   const auto& runner = first_runner(record);
   const auto& extra = member(member(record, "benchmark"), "extra_info");
-  return {text_field(runner, "name"),
+  // The backend the runner measured on: runners[0].extra_info.backend; records written before runners
+  // followed the hub's meaning (name = the runner) had it as runners[0].name.
+  std::string runner_backend = text_field(member(runner, "extra_info"), "backend");
+  if (runner_backend.empty()) runner_backend = text_field(runner, "name");
+  return {runner_backend,
           text_field(runner, "type"),
           text_field(extra, "backend"),
           text_field(member(record, "model"), "name"),

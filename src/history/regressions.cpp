@@ -1,13 +1,16 @@
 // The regression report over the history (see regressions.hpp).
 
+#include <kbench/history/machine_marks.hpp>
 #include <kbench/history/regressions.hpp>
 
 #include <algorithm>
 
 namespace kbench::history {
 
-std::vector<series_verdict> find_regressions(const std::vector<series_history>& history,
+std::vector<series_verdict> find_regressions(const std::vector<series_history>& all,
                                              const detector_options& options) {
+  // Points timed on a busy machine describe the machine as much as the kernel: they are not judged.
+  const std::vector<series_history> history = quiet_points_only(all);
   std::vector<series_verdict> out;
   out.reserve(history.size());
   for (const auto& series : history) {

@@ -1,3 +1,4 @@
+#include <kbench/build_config.hpp>
 #include <kbench/error.hpp>
 #include <kbench/io/atomic_file.hpp>
 #include <kbench/io/json_v3.hpp>
@@ -6,7 +7,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -34,29 +38,69 @@ std::string cpu_model() {
   return "unknown CPU";
 }
 
-std::int64_t total_memory_gib() {
-  const double bytes =
-      static_cast<double>(sysconf(_SC_PHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGESIZE));
-  return static_cast<std::int64_t>(bytes / (1024.0 * 1024.0 * 1024.0));
+/// A /proc/meminfo field [bytes] ("MemTotal", "MemAvailable"); 0 where it cannot be read.
+double meminfo_bytes(const std::string& field) {
+  std::ifstream meminfo("/proc/meminfo");
+  std::string name;
+  double kib = 0;
+  std::string unit;
+  while (meminfo >> name >> kib >> unit) {
+    if (name == field + ":") return kib * 1024.0;
+  }
+  return 0;
 }
+
+constexpr double gib = 1024.0 * 1024.0 * 1024.0;
 
 std::string model_backend(backend_kind kind) {
   return kind == backend_kind::torch ? "torch" : fmt::format("kbench-{}", to_string(kind));
+}
+
+/// An environment variable, or "" where it is unset.
+std::string env_text(const char* name) {
+  const char* value = std::getenv(name);
+  return value == nullptr ? std::string() : std::string(value);
+}
+
+/// An environment variable's non-negative integer, or 0 where it is unset or not one.
+std::uint64_t env_number(const char* name) {
+  const std::string text = env_text(name);
+  if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos) return 0;
+  try {
+    return std::stoull(text);
+  } catch (const std::exception&) {  // out of range
+    return 0;
+  }
+}
+
+/// A JSON object as the hub's Map(String, String): strings kept, every other value as its JSON text.
+nlohmann::json string_map(const nlohmann::json& object) {
+  nlohmann::json out = nlohmann::json::object();
+  if (!object.is_object()) return out;
+  for (const auto& [key, value] : object.items())
+    out[key] = value.is_string() ? value : nlohmann::json(value.dump());
+  return out;
 }
 
 }  // namespace
 
 nlohmann::json runner_of(const device_info& device) {
   const bool gpu = device.backend == backend_kind::cuda;
-  return nlohmann::json{{"name", std::string(to_string(device.backend))},
+  const std::string runner_name = env_text("RUNNER_NAME");  // GitHub Actions' runner, where set
+  const double gpu_gib = gpu ? static_cast<double>(device.global_memory_bytes) / gib : 0.0;
+  return nlohmann::json{{"name", runner_name.empty() ? host_name() : runner_name},
                         {"type", device.name},
                         {"cpu_info", cpu_model()},
                         {"cpu_count", std::thread::hardware_concurrency()},
-                        {"avail_mem_in_gb", total_memory_gib()},
+                        {"mem_info", fmt::format("{:.1f} GiB total", meminfo_bytes("MemTotal") / gib)},
+                        {"avail_mem_in_gb", static_cast<std::uint32_t>(meminfo_bytes("MemAvailable") / gib)},
                         {"gpu_info", gpu ? device.name : ""},
-                        {"gpu_count", gpu ? 1 : 0},
+                        {"gpu_count", gpu ? 1U : 0U},
+                        {"gpu_mem_info", gpu ? fmt::format("{:.1f} GiB total", gpu_gib) : ""},
+                        {"avail_gpu_mem_in_gb", static_cast<std::uint32_t>(gpu_gib)},
                         {"extra_info",
                          {{"hostname", host_name()},
+                          {"backend", std::string(to_string(device.backend))},
                           {"platform", device.platform},
                           {"driver_version", device.driver_version}}}};
 }
@@ -73,25 +117,53 @@ nlohmann::json make_record(const record_context& context, const std::string& met
   extra["effort"] = context.effort;
   extra["config"] = context.config;
   nlohmann::json runner = runner_of(context.device);
-  if (labelled) runner["name"] = backend;
-  return nlohmann::json{{"schema_version", "v3"},
-                        {"timestamp", context.timestamp},
-                        {"benchmark",
-                         {{"name", "kbench"},
-                          {"mode", "inference"},
-                          {"dtype", context.dtype},
-                          {"extra_info", std::move(extra)}}},
-                        {"model",
-                         {{"name", context.kernel},
-                          {"type", "kernel"},
-                          {"backend", labelled ? backend : model_backend(context.device.backend)},
-                          {"origins", {"kbench"}}}},
-                        {"metric",
-                         {{"name", metric},
-                          {"benchmark_values", values},
-                          {"target_value", 0},
-                          {"extra_info", std::move(metric_extra)}}},
-                        {"runners", nlohmann::json::array({runner})}};
+  runner["extra_info"]["backend"] = backend;
+  runner["extra_info"] = string_map(runner["extra_info"]);
+  nlohmann::json dependencies = {{"kbench",
+                                  {{"repo", ""},
+                                   {"branch", ""},
+                                   {"sha", ""},
+                                   {"version", KBENCH_VERSION},
+                                   {"extra_info", nlohmann::json::object()}}}};
+  if (context.device.backend == backend_kind::torch) {
+    dependencies["libtorch"] = {{"repo", "pytorch/pytorch"},
+                                {"branch", ""},
+                                {"sha", ""},
+                                {"version", context.device.driver_version},
+                                {"extra_info", nlohmann::json::object()}};
+  }
+  // The change measured, from GitHub Actions' environment where it is set (the hub's uploader fills the same
+  // fields); elsewhere empty strings and zeros, as the schema's defaults.
+  const std::string pr_branch = env_text("GITHUB_HEAD_REF");
+  return nlohmann::json{
+      {"schema_version", "v3"},
+      {"timestamp", static_cast<std::uint64_t>(std::max<std::int64_t>(context.timestamp, 0))},
+      {"name", "kbench"},
+      {"repo", env_text("GITHUB_REPOSITORY")},
+      {"head_branch", pr_branch.empty() ? env_text("GITHUB_REF_NAME") : pr_branch},
+      {"head_sha", env_text("GITHUB_SHA")},
+      {"workflow_id", env_number("GITHUB_RUN_ID")},
+      {"run_attempt", static_cast<std::uint32_t>(env_number("GITHUB_RUN_ATTEMPT"))},
+      {"job_id", env_number("KBENCH_JOB_ID")},
+      {"benchmark",
+       {{"name", "kbench"},
+        {"mode", "inference"},
+        {"dtype", context.dtype},
+        {"extra_info", string_map(extra)}}},
+      {"model",
+       {{"name", context.kernel},
+        {"type", "kernel"},
+        {"backend", labelled ? backend : model_backend(context.device.backend)},
+        {"origins", {"kbench"}},
+        {"extra_info", nlohmann::json::object()}}},
+      {"inputs", {{"input", {{"dtype", context.dtype}, {"extra_info", {{"shape", context.shape}}}}}}},
+      {"dependencies", std::move(dependencies)},
+      {"metric",
+       {{"name", metric},
+        {"benchmark_values", values},
+        {"target_value", 0.0},
+        {"extra_info", string_map(metric_extra)}}},
+      {"runners", nlohmann::json::array({runner})}};
 }
 
 nlohmann::json make_timing_record(const record_context& context, const std::string& metric,
@@ -123,6 +195,11 @@ nlohmann::json measurement_metric_records(const record_context& context, const m
   capture["captured"] = m.calls_captured;
   capture["dispatched"] = m.calls_dispatched;
   records.push_back(make_record(context, "capture_ratio", {m.capture_ratio()}, capture));
+  // Whether the machine was busy while it was timed, as a metric the history keeps (history/machine_marks.hpp).
+  if (m.machine.measured) {
+    records.push_back(make_record(context, "machine_disturbed", {m.machine.quiet ? 0.0 : 1.0},
+                                  {{"machine_detail", m.machine.describe()}}));
+  }
   return records;
 }
 

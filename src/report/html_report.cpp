@@ -74,6 +74,7 @@ svg .mark, svg .key { fill: none; stroke-width: 2.2; }
 svg .regression { stroke: #dc2626; }
 svg .suspicious { stroke: #f59e0b; stroke-dasharray: 3 2; }
 svg .improvement { stroke: #16a34a; }
+svg .disturbed { stroke: #6b7280; stroke-dasharray: 2 2; }
 .impl-0 { stroke: #2563eb; fill: #2563eb; }
 .impl-1 { stroke: #9333ea; fill: #9333ea; }
 .impl-2 { stroke: #0891b2; fill: #0891b2; }

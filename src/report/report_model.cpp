@@ -2,6 +2,8 @@
 
 #include "report/report_model.hpp"
 
+#include <kbench/history/machine_marks.hpp>
+
 namespace kbench::report::detail {
 
 std::string utc(std::int64_t timestamp, const char* format) {
@@ -143,6 +145,15 @@ std::string legend(const kernel_view& k, const palette& colour) {
         R"(<span><svg width="26" height="10"><line class="{}" x1="1" y1="5" x2="25" y2="5" stroke-width="2"{}/></svg>{}</span>)",
         colour(k.variants[v].implementation), torch ? R"( stroke-dasharray="5 4")" : "",
         svg::escape(k.label(v)));
+  }
+  bool any_disturbed = false;
+  for (const auto& [where, s] : k.series) {
+    if (std::get<2>(where) != history::machine_disturbed_metric) continue;
+    for (const auto& p : s->points) any_disturbed = any_disturbed || p.median >= 0.5;
+  }
+  if (any_disturbed) {
+    out += R"(<span><svg width="18" height="18"><rect class="key disturbed" x="2.5" y="2.5" width="13" )"
+           R"(height="13"/></svg>timed on a busy machine (not judged)</span>)";
   }
   for (const auto& [cls, text] : {std::pair{"regression", "regression (two runs out of line)"},
                                   std::pair{"suspicious", "suspicious (newest run out of line)"},

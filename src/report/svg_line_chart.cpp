@@ -130,6 +130,11 @@ std::string render(const line_chart& chart) {
     }
     for (const auto& p : s.points) {
       const double px = x_of(p.run), py = y_of(p.value);
+      if (p.disturbed) {
+        out += fmt::format(
+            R"(<rect class="mark disturbed" x="{:.1f}" y="{:.1f}" width="{:.1f}" height="{:.1f}"/>)",
+            px - ring_radius, py - ring_radius, 2 * ring_radius, 2 * ring_radius);
+      }
       if (p.mark != point_mark::none) {
         out += fmt::format(R"(<circle class="mark {}" cx="{:.1f}" cy="{:.1f}" r="{:.1f}"/>)",
                            css_class(p.mark), px, py, ring_radius);

@@ -18,7 +18,8 @@ struct line_point {
   std::size_t run = 0;  // index into line_chart::runs
   double value = 0;     // [the y axis' unit]
   point_mark mark = point_mark::none;
-  std::string tooltip;  // <title> of the dot
+  std::string tooltip;     // <title> of the dot
+  bool disturbed = false;  // timed on a busy machine: drawn with a grey square around the dot
 };
 
 struct line_series {

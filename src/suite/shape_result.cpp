@@ -109,8 +109,8 @@ std::string impl_result::measures_disagreement() const {
   if (!throughput_ms.empty()) {
     const double throughput = summarize(throughput_ms).median;
     if (beyond(throughput, max_throughput_to_latency)) {
-      found.push_back(fmt::format("throughput {:.4g} ms per call is {:.1f}x the latency {:.4g} ms", throughput,
-                                  throughput / latency, latency));
+      found.push_back(fmt::format("throughput {:.4g} ms per call is {:.1f}x the latency {:.4g} ms",
+                                  throughput, throughput / latency, latency));
     }
   }
   if (!device_ms.empty()) {
@@ -121,9 +121,10 @@ std::string impl_result::measures_disagreement() const {
     }
   }
   if (found.empty()) return {};
-  return fmt::format("measures disagree: {} (the measure phase and the interleaved turns ran under different "
-                     "conditions, or pipelined calls were slower than synchronized ones)",
-                     fmt::join(found, "; "));
+  return fmt::format(
+      "measures disagree: {} (the measure phase and the interleaved turns ran under different "
+      "conditions, or pipelined calls were slower than synchronized ones)",
+      fmt::join(found, "; "));
 }
 
 std::optional<peak_share> shape_result::share_of_peak(double peak_gbps, double cache_bytes) const {

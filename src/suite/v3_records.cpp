@@ -59,6 +59,13 @@ nlohmann::json shape_records(const shape_result& r, const std::string& effort, s
                              : static_cast<double>(impl.captured) / static_cast<double>(impl.dispatched);
     records.push_back(io::make_record(context, "capture_ratio", {ratio},
                                       with({{"captured", impl.captured}, {"dispatched", impl.dispatched}})));
+    // Whether the machine was busy while the shape was timed, as a metric: the history keeps metrics (it
+    // drops extra_info), so that the detector leaves disturbed points out and the report marks them
+    // (history/machine_marks.hpp).
+    if (r.machine && r.machine->measured) {
+      records.push_back(io::make_record(context, "machine_disturbed", {r.machine->quiet ? 0.0 : 1.0},
+                                        {{"machine_detail", r.machine->describe()}}));
+    }
     if (impl.impl != "kbench") return;
     if (r.config_source == "tuned" || r.config_source == "no_valid_config") {
       records.push_back(

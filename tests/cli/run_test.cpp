@@ -2,6 +2,7 @@
 
 #include "cli/cpu_hogs.hpp"
 #include "cli/run_kbench.hpp"
+#include "support/v3_schema.hpp"
 
 #include <kbench/backends/cpu.hpp>
 #include <kbench/stats.hpp>
@@ -144,7 +145,7 @@ TEST(CliRun, ALargeShapeIsComparedWithATriadTimedInItsTurns) {
     ++bandwidth_records;
     kbench_gbps = rec.at("metric").at("benchmark_values").at(0);
     const auto& extra = rec.at("metric").at("extra_info");
-    EXPECT_GT(extra.at("triad_same_turns_gbps").get<double>(), 0) << extra;
+    EXPECT_GT(test::extra_number(extra, "triad_same_turns_gbps"), 0) << extra;
     const std::string stores = extra.at("triad_same_turns_stores");
     EXPECT_TRUE(stores == "normal" || stores == "non-temporal") << stores;
   }
@@ -156,7 +157,7 @@ TEST(CliRun, ALargeShapeIsComparedWithATriadTimedInItsTurns) {
     if (metric.at("name") != "triad_fraction") continue;
     ++share_records;
     const double share = metric.at("benchmark_values").at(0);
-    const double triad_gbps = metric.at("extra_info").at("triad_same_turns_gbps");
+    const double triad_gbps = test::extra_number(metric.at("extra_info"), "triad_same_turns_gbps");
     EXPECT_GT(triad_gbps, 0) << metric;
     EXPECT_NEAR(share, kbench_gbps / triad_gbps, 1e-9 * share) << metric;
     EXPECT_NEAR(shown_percent, 100 * share, 0.5) << metric;  // the table rounds to whole numbers
@@ -191,7 +192,7 @@ TEST(CliRun, AComputeBoundShapeIsShownInGflopsWithoutATriad) {
     if (metric.at("name") == "gflops") {
       ++gflops_records;
       gflops = metric.at("benchmark_values").at(0);
-      EXPECT_DOUBLE_EQ(metric.at("extra_info").at("flops").get<double>(), 2.0 * 8 * 256 * 256 * 256);
+      EXPECT_DOUBLE_EQ(test::extra_number(metric.at("extra_info"), "flops"), 2.0 * 8 * 256 * 256 * 256);
     }
   }
   EXPECT_EQ(gflops_records, 1);
@@ -278,7 +279,11 @@ TEST(CliRun, WritesOneV3RecordPerImplementationAndMetric) {
     EXPECT_EQ(rec.at("model").at("type"), "kernel");
     const std::string backend = rec.at("model").at("backend");
     EXPECT_TRUE(seen.insert({backend, rec.at("metric").at("name")}).second) << backend;
-    EXPECT_EQ(rec.at("runners")[0].at("name"), backend == "torch" ? "torch" : "opencl");
+    // runners[0] as the hub means it: the runner and the device; kbench's backend in its extra_info.
+    EXPECT_EQ(rec.at("runners")[0].at("extra_info").at("backend"), backend == "torch" ? "torch" : "opencl");
+    EXPECT_EQ(rec.at("runners")[0].at("type"), rec.at("benchmark").at("extra_info").at("device"));
+    const auto errors = test::v3_schema_errors(rec);
+    EXPECT_TRUE(errors.empty()) << rec.dump() << "\n" << (errors.empty() ? "" : errors.front());
   }
   const std::set<std::pair<std::string, std::string>> expected{{"kbench-opencl", "accuracy"},
                                                                {"kbench-opencl", "latency_ms"},
@@ -291,14 +296,16 @@ TEST(CliRun, WritesOneV3RecordPerImplementationAndMetric) {
                                                                {"torch", "latency_ms"},
                                                                {"torch", "throughput_ms"},
                                                                {"torch", "device_ms"},
-                                                               {"torch", "capture_ratio"}};
+                                                               {"torch", "capture_ratio"},
+                                                               {"kbench-opencl", "machine_disturbed"},
+                                                               {"torch", "machine_disturbed"}};
   EXPECT_EQ(seen, expected);
   for (const auto& rec : records) {
     if (rec.at("metric").at("name") != "speedup") continue;
     const auto& extra = rec.at("metric").at("extra_info");
     const double ratio = rec.at("metric").at("benchmark_values")[0];
-    EXPECT_LE(extra.at("interval_low").get<double>(), ratio) << extra;
-    EXPECT_GE(extra.at("interval_high").get<double>(), ratio) << extra;
+    EXPECT_LE(test::extra_number(extra, "interval_low"), ratio) << extra;
+    EXPECT_GE(test::extra_number(extra, "interval_high"), ratio) << extra;
     const std::string verdict = extra.at("verdict");
     EXPECT_TRUE(verdict == "faster" || verdict == "same" || verdict == "slower" || verdict == "unreliable")
         << verdict;
@@ -391,6 +398,8 @@ TEST(CliRun, TheTorchBaselineRunsWithItsFastestSettingTunedOnceAndCached) {
   // The records name the setting, and the worker really ran with that spin count (the device's platform).
   bool latency_seen = false;
   for (const auto& rec : read_json(out)) {
+    const auto errors = test::v3_schema_errors(rec);  // the hub's table, every field with its type
+    EXPECT_TRUE(errors.empty()) << rec.dump() << "\n" << (errors.empty() ? "" : errors.front());
     if (rec.at("metric").at("name") != "latency_ms") continue;
     latency_seen = true;
     const auto& extra = rec.at("benchmark").at("extra_info");

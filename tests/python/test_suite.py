@@ -77,13 +77,13 @@ def test_every_status_is_reported_and_recorded_and_the_run_goes_on(module, tmp_p
     assert good.count(("speedup", "kbench")) == 2 and good.count(("accuracy", "kbench")) == 2
     wrong = by_kernel["wrong_exp"]
     assert [rec["metric"]["name"] for rec in wrong] == ["accuracy"]  # a wrong result is never timed
-    assert wrong[0]["metric"]["benchmark_values"] == [0.0] and wrong[0]["metric"]["extra_info"]["mismatches"] == 1
+    assert wrong[0]["metric"]["benchmark_values"] == [0.0] and wrong[0]["metric"]["extra_info"]["mismatches"] == "1"
     raising = by_kernel["raising_exp"][0]
     assert raising["benchmark"]["extra_info"]["status"] == "error"
     assert "this config overflows" in raising["benchmark"]["extra_info"]["reason"]
     speedup = next(rec for rec in by_kernel["good_exp"] if rec["metric"]["name"] == "speedup")
     extra = speedup["metric"]["extra_info"]
-    assert extra["low"] <= speedup["metric"]["benchmark_values"][0] <= extra["high"]
+    assert float(extra["low"]) <= speedup["metric"]["benchmark_values"][0] <= float(extra["high"])
     assert extra["verdict"] in ("faster", "same", "slower")
 
 

@@ -7,6 +7,7 @@
 #include "unit/history_test_data.hpp"
 
 #include <kbench/history/records.hpp>
+#include <kbench/history/regressions.hpp>
 #include <kbench/report/html_report.hpp>
 
 #include <gtest/gtest.h>
@@ -238,6 +239,46 @@ TEST(HtmlReport, EachKernelHasSpeedupBarsLatencyLinesPerShapeAndTheThreeMeasureT
   EXPECT_EQ(count(exp, "<tr><td class=\"mono\">"), 4u);
   EXPECT_TRUE(contains(exp, "<th>Wall latency (ms)</th><th>Throughput (ms)</th><th>Device time (ms)</th>"));
   EXPECT_TRUE(contains(page.html, "No latency regression flagged"));
+}
+
+/// nightly(runs, step_at, step) whose runs from `busy_from` on were timed on a busy machine (a
+/// machine_disturbed record of 1 beside every implementation x shape; 0 before).
+std::vector<history::series_history> nightly_with_machine(int runs, int step_at, double step, int busy_from) {
+  std::vector<history::run_records> all;
+  for (int i = 0; i < runs; ++i) {
+    const std::int64_t t = 1764500000 + 86400 * i;
+    nlohmann::json records = sample_run(t, i >= step_at ? step : 1.0, static_cast<std::uint64_t>(100 * i));
+    nlohmann::json marks = nlohmann::json::array();
+    for (const auto& r : records) {
+      if (r.at("metric").at("name") != "latency_ms") continue;
+      nlohmann::json m = r;
+      m["metric"]["name"] = "machine_disturbed";
+      m["metric"]["benchmark_values"] = {i >= busy_from ? 1.0 : 0.0};
+      marks.push_back(std::move(m));
+    }
+    for (auto& m : marks) records.push_back(std::move(m));
+    for (auto& r : history::runs_from_records(records, "c" + std::to_string(i))) all.push_back(std::move(r));
+  }
+  return report::series_of_runs(all);
+}
+
+TEST(HtmlReport, PointsTimedOnABusyMachineAreMarkedAndNotJudged) {
+  // The same step as above, but the two slow nights were timed on a busy machine.
+  const auto series = nightly_with_machine(10, 8, 1.3, 8);
+  const auto page = report::render_html_report({"test", series}, with_peak());
+  const std::string exp = section_of(page.html, "exp");
+  EXPECT_EQ(count(exp, "<rect class=\"mark disturbed\""), 8u) << exp;  // 2 nights x 2 shapes x 2 impls
+  EXPECT_EQ(count(exp, "<circle class=\"mark regression\""), 0u) << exp;
+  EXPECT_EQ(count(exp, "<circle class=\"mark suspicious\""), 0u) << exp;
+  EXPECT_EQ(page.regressions, 0u);
+  EXPECT_TRUE(contains(exp, "timed on a busy machine (not judged)")) << exp;
+  EXPECT_TRUE(contains(exp, "timed on a busy machine: not judged")) << exp;  // a point's tooltip
+  // kbench regressions leaves them out too; the same nights on a quiet machine are a regression.
+  EXPECT_FALSE(history::any_regression(history::find_regressions(series, {})));
+  EXPECT_TRUE(history::any_regression(history::find_regressions(nightly_with_machine(10, 8, 1.3, 99), {})));
+  for (const auto& v : history::find_regressions(series, {})) {
+    EXPECT_NE(v.key.metric, "machine_disturbed");  // the machine's own series is never judged
+  }
 }
 
 TEST(HtmlReport, ALatencyStepIsRingedSuspiciousThenRegressionAndSummarized) {

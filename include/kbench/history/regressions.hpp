@@ -19,7 +19,8 @@ struct series_verdict {
   detection result;
 };
 
-/// Runs the detector on every series (oldest point first), with each metric's direction.
+/// Runs the detector on every series (oldest point first), with each metric's direction, leaving out the
+/// points timed on a busy machine and the machine's own series (machine_marks.hpp).
 [[nodiscard]] std::vector<series_verdict> find_regressions(const std::vector<series_history>& history,
                                                            const detector_options& options);
 

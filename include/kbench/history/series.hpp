@@ -10,7 +10,7 @@ namespace kbench::history {
 
 /// Identifies one series: the same quantity measured the same way, night after night.
 struct series_key {
-  std::string runner_name;     // runners[0].name: the backend the runner measured on ("opencl")
+  std::string runner_name;     // runners[0].extra_info.backend (before: .name): the backend ("opencl")
   std::string runner_type;     // runners[0].type: the device ("pthread-AMD EPYC")
   std::string backend;         // benchmark.extra_info.backend
   std::string kernel;          // model.name

@@ -30,15 +30,19 @@ struct record_context {
   nlohmann::json extra = nlohmann::json::object();  // more benchmark.extra_info fields
 };
 
-/// One v3 record. `values` are the raw samples (or one value); `metric_extra` goes to metric.extra_info.
+/// One v3 record with every field of the PyTorch hub's oss_ci_benchmark_v3 schema, with its types: every
+/// extra_info a map of strings (non-string values as their JSON text); repo, head_branch, head_sha,
+/// workflow_id and run_attempt from GitHub Actions' environment where set ($KBENCH_JOB_ID for job_id),
+/// else empty and 0. `values` are the raw samples (or one value); `metric_extra` goes to metric.extra_info.
 [[nodiscard]] nlohmann::json make_record(const record_context& context, const std::string& metric,
                                          const std::vector<double>& values,
                                          nlohmann::json metric_extra = nlohmann::json::object());
 
 /// The records of one measurement: latency_ms, throughput_ms and device_ms (the samples, with median, cv and
 /// the median's 99% interval) and capture_ratio (captured and dispatched calls), each with the checks (valid,
-/// result and barrier sync violations) in metric.extra_info. The samples of an invalid measurement are no
-/// values (invalid_samples below).
+/// result and barrier sync violations) in metric.extra_info; and, where /proc is read, machine_disturbed (1
+/// or 0, the detail in its extra_info). The samples of an invalid measurement are no values (invalid_samples
+/// below).
 [[nodiscard]] nlohmann::json measurement_metric_records(const record_context& context, const measurement& m);
 
 /// A timing record whose samples failed their sync checks: `benchmark_values` empty, the raw samples under
@@ -48,7 +52,9 @@ struct record_context {
                                                 const std::vector<double>& values, bool valid,
                                                 nlohmann::json metric_extra = nlohmann::json::object());
 
-/// `runners[0]` of a record: name = backend, type = device name, plus the host's CPU, memory and GPUs.
+/// `runners[0]` of a record, as the PyTorch hub means it: name = the runner ($RUNNER_NAME, else the host
+/// name), type = the device; the host's CPU, memory and GPUs; extra_info: hostname, backend, platform,
+/// driver_version.
 [[nodiscard]] nlohmann::json runner_of(const device_info& device);
 
 /// Why `doc` is not a list of v3 records (empty string when it is).

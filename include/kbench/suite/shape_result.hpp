@@ -63,7 +63,7 @@ struct impl_result {
 };
 
 inline constexpr double max_throughput_to_latency = 2.0;
-inline constexpr double max_device_to_latency = 1.25;  // device time is within the call: at most its wall
+inline constexpr double max_device_to_latency = 1.25;   // device time is within the call: at most its wall
 inline constexpr double disagreement_floor_ms = 0.002;  // [ms] below this apart, timer and scheduler noise
 
 /// A speedup with its uncertainty: ratio = torch / kbench median latency; [low, high] the range the ratio
