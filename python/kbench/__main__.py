@@ -132,7 +132,7 @@ def _table(results: list[suite.ShapeResult]) -> str:
 
 def _summary(results: list[suite.ShapeResult], planned: int, seconds: float) -> list[str]:
     passed = [r for r in results if r.status == "ok"]
-    ratios = [r.speedup.ratio for r in passed if r.speedup]
+    ratios = [r.speedup.ratio for r in passed if r.speedup and not r.disturbed]  # a busy machine's ratio: no
     geomean = math.exp(sum(math.log(x) for x in ratios) / len(ratios)) if ratios else None
     lines = [f"Total: {len(passed)}/{planned} shapes passed"
              + (f"; geometric-mean speedup {geomean:.2f}x over {len(ratios)} shapes" if geomean else "")
@@ -140,8 +140,16 @@ def _summary(results: list[suite.ShapeResult], planned: int, seconds: float) -> 
     verdicts = [r.speedup.verdict for r in passed if r.speedup]
     if verdicts:
         lines.append(f"Against the baselines: {verdicts.count('faster')} faster, {verdicts.count('same')} same within "
-                     f"noise, {verdicts.count('slower')} slower (Interval: the speedup while each median ranges over "
-                     "its 99% confidence interval, >= 98% together; faster/slower when it excludes 1)")
+                     f"noise, {verdicts.count('slower')} slower, {verdicts.count('unreliable')} unreliable (Interval: "
+                     "the speedup while each median ranges over its 99% confidence interval, >= 98% together; "
+                     f"faster/slower when it excludes 1 and the speedup is at least {100 * suite.MIN_EFFECT:g}% from 1; "
+                     "unreliable when other work took more than "
+                     f"{100 * _kbench.max_quiet_others_fraction:.0f}% of the CPUs while the shape was timed)")
+    timed = [r for r in results if r.machine]
+    disturbed = [r for r in timed if r.disturbed]
+    if timed:
+        lines.append(f"Machine: {len(disturbed)} of {len(timed)} timed shapes were disturbed by other work (below)"
+                     if disturbed else "Machine: quiet while every shape was timed")
     tunable = [r for r in results if r.config_source != "untunable"]
     if tunable:
         tuned = [r for r in tunable if r.config_source == "tuned"]
@@ -155,6 +163,8 @@ def _summary(results: list[suite.ShapeResult], planned: int, seconds: float) -> 
             lines.append(f"  ! {r.kernel} {r.shape_text}: {r.status}: {r.reason}")
         for w in r.warnings:
             lines.append(f"  ! {r.kernel} {r.shape_text}: {w}")
+        if r.disturbed:
+            lines.append(f"  ! {r.kernel} {r.shape_text}: timed on a busy machine: {r.machine['reason']}")
     return lines
 
 

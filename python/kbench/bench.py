@@ -100,6 +100,8 @@ class Measurement:
     barrier_violations: int
     unverified_calls: int
     warnings: list[str] = field(default_factory=list)
+    # What else ran while it was timed: quiet, reason, detail (kbench.ContentionProbe); empty when unknown.
+    machine: dict[str, Any] = field(default_factory=dict)
 
     @property
     def valid(self) -> bool:
@@ -127,19 +129,24 @@ class Measurement:
     def to_records(self, shape: str = "", timestamp: int | None = None, **extra: Any) -> list[dict[str, Any]]:
         """The PyTorch benchmark hub's v3 records of this measurement, as ``kbench measure --output`` writes
         them: latency_ms, throughput_ms, device_ms (samples, median, cv, the median's 99% interval) and
-        capture_ratio, each with the checks; the callable's name as the model, the framework as the
+        capture_ratio, each with the checks, and machine_disturbed (1 when other work took the CPUs while it
+        was timed); the callable's name as the model, the framework as the
         backend. ``extra`` goes into every record's benchmark.extra_info. Write them with
         kbench.append_records."""
         context = {
             "kernel": self.name, "shape": shape, "backend": self.framework, "device": self.device_name,
             "platform": self.platform, "gpu": self.framework == "torch-cuda",
             "timestamp": int(time.time()) if timestamp is None else timestamp,
-            "extra": {"status": self.status, "command": "python measure", "sync": self.sync, **extra},
+            "extra": {"status": self.status, "command": "python measure", "sync": self.sync,
+                      **({"machine": "quiet" if self.machine["quiet"] else "disturbed",
+                          "machine_detail": self.machine["detail"]} if self.machine else {}),
+                      **extra},
         }
         samples = {
             "wall_ms": self.wall_ms, "throughput_ms": self.throughput_ms, "device_ms": self.device_ms,
             "calls_dispatched": self.calls_dispatched, "calls_captured": self.calls_captured,
             "result_sync_violations": self.result_sync_violations, "barrier_violations": self.barrier_violations,
+            **({"machine": self.machine} if self.machine else {}),
         }
         return json.loads(_kbench.measurement_records(json.dumps(context), json.dumps(samples)))
 
@@ -241,7 +248,7 @@ def measure(fn: Callable[[], Any], *, repeat: int = 0, target_ms: float = 100, w
         wall_ms=list(d["wall_ms"]), throughput_ms=list(d["throughput_ms"]), device_ms=list(d["device_ms"]),
         calls_dispatched=d["calls_dispatched"], calls_captured=d["calls_captured"],
         result_sync_violations=d["result_sync_violations"], barrier_violations=d["barrier_violations"],
-        unverified_calls=synchronizer.unverified_calls, warnings=list(d["warnings"]))
+        unverified_calls=synchronizer.unverified_calls, warnings=list(d["warnings"]), machine=dict(d["machine"]))
 
 
 def do_bench(fn: Callable[[], Any], warmup: float = 25, rep: float = 100, return_mode: str = "mean",

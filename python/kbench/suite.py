@@ -119,6 +119,10 @@ def clear_registry() -> None:
     _registry.clear()
 
 
+# The smallest speedup called faster or slower (kbench run's --min-effect default, stats.hpp).
+MIN_EFFECT = 0.02
+
+
 @dataclass(frozen=True)
 class Speedup:
     """baseline median / kernel median, and the range it takes while each median ranges over its 99%
@@ -128,15 +132,25 @@ class Speedup:
     ratio: float
     low: float
     high: float
+    disturbed: bool = False  # timed while other work took the CPUs (ShapeResult.machine)
+    min_effect: float = MIN_EFFECT
 
     @property
     def verdict(self) -> str:
-        return "faster" if self.low > 1 else "slower" if self.high < 1 else "same"
+        """"unreliable" when timed on a busy machine; "faster"/"slower" when the interval excludes 1 and the
+        speedup is at least min_effect from 1; otherwise "same" (as kbench run)."""
+        if self.disturbed:
+            return "unreliable"
+        if self.low > 1 and self.ratio >= 1 + self.min_effect:
+            return "faster"
+        if self.high < 1 and self.ratio <= 1 / (1 + self.min_effect):
+            return "slower"
+        return "same"
 
     @classmethod
-    def of(cls, kernel: Stats, baseline: Stats) -> Speedup:
+    def of(cls, kernel: Stats, baseline: Stats, disturbed: bool = False, min_effect: float = MIN_EFFECT) -> Speedup:
         return cls(baseline.median / kernel.median, baseline.median_ci_low / kernel.median_ci_high,
-                   baseline.median_ci_high / kernel.median_ci_low)
+                   baseline.median_ci_high / kernel.median_ci_low, disturbed, min_effect)
 
 
 @dataclass
@@ -167,6 +181,12 @@ class ShapeResult:
     config_source: str = "untunable"  # untunable, default, cache_hit, tuned, cache_miss
     tuning_s: float = 0.0
     warnings: list[str] = field(default_factory=list)
+    # What else ran while the shape was timed (kbench.ContentionProbe: quiet, reason, detail); empty: not timed.
+    machine: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def disturbed(self) -> bool:
+        return bool(self.machine) and not self.machine["quiet"]
 
     @property
     def shape_text(self) -> str:
@@ -271,7 +291,9 @@ def run_shape(k: Kernel, shape: Shape, *, seed: int = 0, target_ms: float = 100,
             result.baseline_framework = baseline_sync.kind
             result.baseline_device, result.baseline_platform = baseline_sync.device, baseline_sync.platform
             targets.append(("baseline", baseline_sync))
+        probe = _kbench.ContentionProbe()  # what else runs while the two are timed
         benches = _time_interleaved(targets, target_ms)
+        result.machine = probe.finish()
         result.timing = benches[0]
         result.baseline_timing = benches[1] if len(benches) > 1 else None
         broken = [b for b in benches if b.sync_violations]
@@ -284,7 +306,7 @@ def run_shape(k: Kernel, shape: Shape, *, seed: int = 0, target_ms: float = 100,
             if b.unverified_calls:
                 result.warnings.append(f"{b.name}: outputs whose completion kbench cannot check (unverified)")
         if result.baseline_timing is not None:
-            result.speedup = Speedup.of(result.timing.stats, result.baseline_timing.stats)
+            result.speedup = Speedup.of(result.timing.stats, result.baseline_timing.stats, result.disturbed)
         if k.bytes_moved is not None:
             result.gb_per_s = k.bytes_moved(shape) / (result.timing.stats.median * 1e-3) / 1e9
     except KeyboardInterrupt:
@@ -344,7 +366,9 @@ def shape_records(result: ShapeResult, timestamp: int, seed: int) -> list[dict[s
                 "config": config,
                 "extra": {"status": result.status, "command": "python run", "impl": impl, "seed": seed,
                           **({"config_source": result.config_source} if impl == "kbench" else {}),
-                          **({"reason": result.reason} if result.reason else {})}}
+                          **({"reason": result.reason} if result.reason else {}),
+                          **({"machine": "disturbed" if result.disturbed else "quiet",
+                              "machine_detail": result.machine["detail"]} if result.machine else {})}}
 
     def record(ctx: dict[str, Any], metric: str, values: list[float], extra: dict[str, Any]) -> dict[str, Any]:
         return json.loads(_kbench.make_record(json.dumps(ctx), metric, values, json.dumps(extra)))
@@ -369,6 +393,9 @@ def shape_records(result: ShapeResult, timestamp: int, seed: int) -> list[dict[s
                               {"stat": "median", "median": s.median, "cv": s.cv, "ci99_low": s.median_ci_low,
                                "ci99_high": s.median_ci_high, "sync_violations": bench.sync_violations,
                                "unverified_calls": bench.unverified_calls}))
+        if result.machine and result.machine["measured"]:  # a metric, so that the history keeps it
+            records.append(record(ctx, "machine_disturbed", [1.0 if result.disturbed else 0.0],
+                                  {"machine_detail": result.machine["detail"]}))
     if result.speedup is not None:
         sp = result.speedup
         records.append(record(kernel_ctx, "speedup", [sp.ratio],

@@ -9,6 +9,7 @@
 #include "bindings.hpp"
 
 #include <kbench/bench.hpp>
+#include <kbench/contention.hpp>
 #include <kbench/measure.hpp>
 #include <kbench/stats.hpp>
 
@@ -124,6 +125,21 @@ nb::dict bench_result_dict(const kbench::bench_result& r) {
   return d;
 }
 
+/// What else ran while something was timed (kbench::contention), as a dict.
+nb::dict contention_dict(const kbench::contention& c) {
+  nb::dict d;
+  d["quiet"] = c.quiet;
+  d["measured"] = c.measured;
+  d["reason"] = c.reason;
+  d["detail"] = c.describe();
+  d["others_fraction"] = c.others_fraction();
+  d["steal_fraction"] = c.steal_fraction();
+  d["wall_s"] = c.wall_s;
+  d["cpus"] = c.cpus;
+  d["involuntary_switches"] = c.involuntary_switches;
+  return d;
+}
+
 nb::dict measure(std::string name, nb::callable call, nb::object barrier, int repeat, double target_ms,
                  int warmup, int throughput_calls, int throughput_batches, bool flush_cache) {
   kbench::measure_options options;
@@ -153,6 +169,7 @@ nb::dict measure(std::string name, nb::callable call, nb::object barrier, int re
   d["barrier_violations"] = m.barrier_violations;
   d["warnings"] = m.warnings;
   d["valid"] = m.valid();
+  d["machine"] = contention_dict(m.machine);
   return d;
 }
 
@@ -225,6 +242,22 @@ void bind_bench(nb::module_& m) {
   m.def("interleaved_calls_per_turn", &kbench::interleaved_calls_per_turn, nb::arg("slowest_ms"),
         nb::arg("repeat"), "Timed calls per turn of interleaved_bench (kbench::interleaved_calls_per_turn).");
   m.def("summarize", &summarize, nb::arg("samples"), "Statistics of samples (kbench::summarize).");
+  nb::class_<kbench::contention_probe>(
+      m, "ContentionProbe", "What else runs on the machine from now on (kbench::contention_probe).")
+      .def(nb::init<>())
+      .def(
+          "finish",
+          [](const kbench::contention_probe& probe, double min_window_s) {
+            kbench::contention c;
+            {
+              nb::gil_scoped_release released;  // it may sleep until the window is long enough to judge
+              c = probe.finish(min_window_s);
+            }
+            return contention_dict(c);
+          },
+          nb::arg("min_window_s") = kbench::min_judged_window_s,
+          "The window since construction, extended to min_window_s: quiet, reason, detail, fractions.");
+  m.attr("max_quiet_others_fraction") = kbench::max_quiet_others_fraction;
 }
 
 }  // namespace kbench::python

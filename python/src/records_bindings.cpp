@@ -58,6 +58,19 @@ std::string measurement_records(const std::string& context_json, const std::stri
   m.calls_captured = s.at("calls_captured").get<std::size_t>();
   m.result_sync_violations = s.at("result_sync_violations").get<int>();
   m.barrier_violations = s.at("barrier_violations").get<int>();
+  if (s.contains("machine")) {  // what else ran while it was timed (kbench.Measurement.machine)
+    const auto& machine = s.at("machine");
+    m.machine.measured = machine.value("measured", false);
+    m.machine.quiet = machine.value("quiet", true);
+    m.machine.reason = machine.value("reason", std::string());
+    // The numbers its detail is written from (contention::describe), as kbench.ContentionProbe gave them.
+    m.machine.wall_s = machine.value("wall_s", 0.0);
+    m.machine.cpus = machine.value("cpus", 0U);
+    m.machine.involuntary_switches = machine.value("involuntary_switches", std::int64_t{0});
+    const double capacity_s = m.machine.wall_s * m.machine.cpus;
+    m.machine.others_cpu_s = machine.value("others_fraction", 0.0) * capacity_s;
+    m.machine.steal_s = machine.value("steal_fraction", 0.0) * capacity_s;
+  }
   return kbench::io::measurement_metric_records(context, m).dump();
 }
 

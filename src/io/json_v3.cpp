@@ -195,7 +195,8 @@ nlohmann::json measurement_metric_records(const record_context& context, const m
   capture["captured"] = m.calls_captured;
   capture["dispatched"] = m.calls_dispatched;
   records.push_back(make_record(context, "capture_ratio", {m.capture_ratio()}, capture));
-  // Whether the machine was busy while it was timed, as a metric the history keeps (history/machine_marks.hpp).
+  // Whether the machine was busy while it was timed, as a metric the history keeps
+  // (history/machine_marks.hpp).
   if (m.machine.measured) {
     records.push_back(make_record(context, "machine_disturbed", {m.machine.quiet ? 0.0 : 1.0},
                                   {{"machine_detail", m.machine.describe()}}));

@@ -10,7 +10,7 @@ import pytest
 
 import kbench
 
-METRICS = ["latency_ms", "throughput_ms", "device_ms", "capture_ratio"]
+METRICS = ["latency_ms", "throughput_ms", "device_ms", "capture_ratio", "machine_disturbed"]
 
 
 def test_records_carry_the_samples_the_checks_and_the_framework():
@@ -27,6 +27,9 @@ def test_records_carry_the_samples_the_checks_and_the_framework():
     assert latency["metric"]["extra_info"]["valid"] == "true"
     extra = latency["benchmark"]["extra_info"]
     assert (extra["shape"], extra["status"], extra["backend"], extra["run"]) == ("[1024]", "ok", "host", "nightly")
+    # What else ran while it was timed: the mark, its detail, and a metric the history keeps.
+    assert extra["machine"] in ("quiet", "disturbed") and extra["machine_detail"].startswith(extra["machine"])
+    assert records[4]["metric"]["benchmark_values"] == [0.0 if extra["machine"] == "quiet" else 1.0]
     assert records[1]["metric"]["benchmark_values"] == pytest.approx(m.throughput_ms)
     capture = records[3]["metric"]
     assert capture["benchmark_values"] == [1.0]
@@ -39,7 +42,7 @@ def test_an_invalid_measurement_is_recorded_as_invalid():
     f(x).block_until_ready()
     m = kbench.measure(lambda: f(x), repeat=5, throughput_batches=1, sync=kbench.sync.noop)
     records = m.to_records()
-    assert all(r["metric"]["extra_info"]["valid"] == "false" for r in records)
+    assert all(r["metric"]["extra_info"]["valid"] == "false" for r in records[:4])
     assert all(r["benchmark"]["extra_info"]["status"] == "INVALID" for r in records)
     assert records[0]["model"]["backend"] == "jax" and records[0]["benchmark"]["extra_info"]["sync"] == "given"
     assert records[3]["metric"]["benchmark_values"][0] < 1
@@ -54,7 +57,7 @@ def test_records_are_appended_and_a_foreign_file_is_never_touched(tmp_path):
     kbench.check_appendable(path)  # absent: fine
     kbench.append_records(path, m.to_records())
     kbench.append_records(path, m.to_records())
-    assert len(json.loads(path.read_text())) == 8
+    assert len(json.loads(path.read_text())) == 2 * len(METRICS)
     assert [p.name for p in tmp_path.iterdir()] == ["results.json"], "the atomic write left a temporary file"
 
     foreign = tmp_path / "notes.json"

@@ -84,7 +84,11 @@ def test_every_status_is_reported_and_recorded_and_the_run_goes_on(module, tmp_p
     speedup = next(rec for rec in by_kernel["good_exp"] if rec["metric"]["name"] == "speedup")
     extra = speedup["metric"]["extra_info"]
     assert float(extra["low"]) <= speedup["metric"]["benchmark_values"][0] <= float(extra["high"])
-    assert extra["verdict"] in ("faster", "same", "slower")
+    assert extra["verdict"] in ("faster", "same", "slower", "unreliable")
+    # Whether the machine was busy while each shape was timed, as a metric the history keeps.
+    marks = [rec for rec in by_kernel["good_exp"] if rec["metric"]["name"] == "machine_disturbed"]
+    assert len(marks) == 4 and all(rec["metric"]["benchmark_values"][0] in (0.0, 1.0) for rec in marks)
+    assert all(rec["benchmark"]["extra_info"]["machine"] in ("quiet", "disturbed") for rec in marks)
 
 
 def test_the_examples_pass(tmp_path):
@@ -154,3 +158,27 @@ def test_ctrl_c_keeps_the_shapes_measured_so_far(module, tmp_path):
     assert "interrupted" in stderr
     names = {rec["model"]["name"] for rec in json.loads(output.read_text())}
     assert names == {"good_exp"}
+
+
+def test_a_shape_timed_beside_cpu_hogs_is_marked_and_gets_no_verdict(module, tmp_path):
+    """With a busy loop on every CPU the shape is disturbed: its verdict is unreliable, never faster or
+    slower, the summary counts it, and its records say so."""
+    output = tmp_path / "busy.json"
+    hogs = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(os.cpu_count() or 1)]
+    try:
+        time.sleep(0.5)  # the hogs are running before the shape is timed
+        r = kbench_run("--module", module, "--kernel", "good_exp", "--num-shapes", 1, "--target-ms", 50,
+                       "--output", output)
+    finally:
+        for hog in hogs:
+            hog.kill()
+            hog.wait()
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "Machine: 1 of 1 timed shapes were disturbed by other work" in r.stdout, r.stdout
+    assert "0 faster, 0 same within noise, 0 slower, 1 unreliable" in r.stdout, r.stdout
+    assert "good_exp [256]: timed on a busy machine: other processes used" in r.stdout, r.stdout
+    records = json.loads(output.read_text())
+    speedup = next(rec for rec in records if rec["metric"]["name"] == "speedup")
+    assert speedup["metric"]["extra_info"]["verdict"] == "unreliable"
+    marks = [rec["metric"]["benchmark_values"] for rec in records if rec["metric"]["name"] == "machine_disturbed"]
+    assert marks == [[1.0], [1.0]]
