@@ -7,6 +7,8 @@
 // involuntary context switches) and /proc/loadavg. Elsewhere the probe knows nothing and calls the window
 // quiet with the reason "not measured".
 
+#include <kbench/device_clocks.hpp>
+
 #include <cstdint>
 #include <string>
 
@@ -23,7 +25,8 @@ struct contention {
   double resolution_s = 0;  // [s] the accounting's granularity: a clock tick per CPU at each end
   bool measured = false;    // false where /proc is not readable
   bool quiet = true;
-  std::string reason;  // why not quiet, e.g. "other processes used 48% of the 2 CPUs"
+  std::string reason;         // why not quiet, e.g. "other processes used 48% of the 2 CPUs"
+  std::string device_detail;  // the device's clocks at both ends of the window, where its driver gives them
 
   /// (others_cpu_s less resolution_s) / (wall_s * cpus): the share of the machine other work surely used
   /// [fraction].
@@ -69,6 +72,11 @@ class contention_probe {
   [[nodiscard]] static snapshot take();
   snapshot m_start;
 };
+
+/// Adds a device's clocks read at the start and the end of the window (device::clocks()): their detail, and,
+/// when the driver slowed the device down at either end (device_clocks::throttled), the window is not quiet
+/// and the reason says why. Clocks that were not measured change nothing.
+void add_device_clocks(contention& c, const device_clocks& before, const device_clocks& after);
 
 /// Waits until a quarter-second window is quiet, for at most `limit_s` [s]; returns the last window (quiet,
 /// or the one at which the limit ran out). What `--require-quiet` does before timing a shape.

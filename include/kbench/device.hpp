@@ -4,6 +4,7 @@
 // backend's own classes; what a launch returns is generic: events and output buffers (call_result.hpp).
 
 #include <kbench/buffer.hpp>
+#include <kbench/device_clocks.hpp>
 
 #include <cstddef>
 #include <memory>
@@ -45,6 +46,9 @@ class device {
   /// untimed, before a sample of `kbench measure --flush-cache`. The default flushes the host's caches, every
   /// core's and the last level (flush_host_cache), which is what a kernel on the host's cpus sees.
   virtual void flush_caches();
+  /// The device's clocks now and whether its driver is slowing it down (device_clocks.hpp), where the driver
+  /// says (the cuda backend, through NVML); the default: not measured.
+  [[nodiscard]] virtual device_clocks clocks() const { return {}; }
 };
 
 using device_ptr = std::shared_ptr<device>;

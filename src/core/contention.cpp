@@ -23,10 +23,23 @@ double contention::steal_fraction() const {
 }
 
 std::string contention::describe() const {
-  if (!measured) return "quiet (not measured: no /proc here)";
-  if (!quiet) return "disturbed: " + reason;
-  return fmt::format("quiet (others {:.1f}% of {} CPUs, steal {:.1f}%, {} preemptions)",
-                     100 * others_fraction(), cpus, 100 * steal_fraction(), involuntary_switches);
+  const std::string device = device_detail.empty() ? "" : "; " + device_detail;
+  if (!quiet) return "disturbed: " + reason + (reason.find(device_detail) == std::string::npos ? device : "");
+  if (!measured) return "quiet (not measured: no /proc here)" + device;
+  return fmt::format("quiet (others {:.1f}% of {} CPUs, steal {:.1f}%, {} preemptions){}",
+                     100 * others_fraction(), cpus, 100 * steal_fraction(), involuntary_switches, device);
+}
+
+void add_device_clocks(contention& c, const device_clocks& before, const device_clocks& after) {
+  if (!before.measured && !after.measured) return;
+  c.device_detail =
+      fmt::format("GPU {} at the start, {} at the end", before.measured ? before.detail : "unread",
+                  after.measured ? after.detail : "unread");
+  if (before.throttled || after.throttled) {
+    c.quiet = false;
+    c.reason +=
+        fmt::format("{}the driver slowed the GPU down ({})", c.reason.empty() ? "" : "; ", c.device_detail);
+  }
 }
 
 void classify(contention& c) {

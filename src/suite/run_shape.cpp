@@ -175,6 +175,12 @@ shape_result run_shape(const kernel_definition& kernel, std::size_t shape_index,
     }
   }
   const contention_probe machine;  // over the three measures and the interleaved turns
+  // The kbench device's clocks at both ends (a GPU's driver may slow it down for heat: contention.hpp).
+  const device_ptr kbench_device =
+      !impls.empty() && impls.front().bound && impls.front().result.impl == "kbench"
+          ? impls.front().bound->device()
+          : nullptr;
+  const device_clocks clocks_before = kbench_device ? kbench_device->clocks() : device_clocks{};
   try {
     // Slow calls (bmm at 1024 on 2 cores takes seconds) get a smaller, fixed sample budget, so that one shape
     // stays within minutes: one synchronized call estimates the cost first.
@@ -257,6 +263,7 @@ shape_result run_shape(const kernel_definition& kernel, std::size_t shape_index,
   }
   if (!targets.empty()) {
     result.machine = machine.finish(min_judged_window_s);
+    if (kbench_device) add_device_clocks(*result.machine, clocks_before, kbench_device->clocks());
     if (options.require_quiet_s > 0 && !result.machine->quiet && !failed) {
       failed = failure{shape_status::invalid_timing,
                        fmt::format("the machine was busy while the shape was timed (--require-quiet): {}",

@@ -276,6 +276,7 @@ void to_json(nlohmann::json& j, const contention& c) {
        {"measured", c.measured},
        {"quiet", c.quiet},
        {"reason", c.reason}};
+  if (!c.device_detail.empty()) j["device_detail"] = c.device_detail;
 }
 
 void from_json(const nlohmann::json& j, contention& c) {
@@ -290,6 +291,7 @@ void from_json(const nlohmann::json& j, contention& c) {
   c.measured = j.at("measured");
   c.quiet = j.at("quiet");
   c.reason = j.at("reason");
+  c.device_detail = j.value("device_detail", std::string());
 }
 
 }  // namespace kbench

@@ -50,7 +50,8 @@ std::optional<json> read_existing(const std::filesystem::path& path) {
   json doc = json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (doc.is_discarded() && !text.empty()) {
     if (text.back() == ',') text.pop_back();
-    doc = json::parse(text + "}\n}", nullptr, false);
+    text.append("}\n}");
+    doc = json::parse(text, nullptr, false);
   }
   if (doc.is_discarded() || !doc.is_object() || !doc.contains("cache") || !doc["cache"].is_object() ||
       !doc.contains("tune_params_keys")) {
@@ -134,7 +135,8 @@ json kernel_tuner_cache(const kernel_tuner_header& header, const std::vector<log
         KBENCH_THROW("config {} has no value of parameter '{}'", to_json_text(e.values), p.name());
       }
       const json value = value_of(p, found->second);
-      key += (key.empty() ? "" : ",") + (value.is_string() ? value.get<std::string>() : value.dump());
+      if (!key.empty()) key += ',';
+      key += value.is_string() ? value.get<std::string>() : value.dump();
       entry[p.name()] = value;
     }
     if (e.status == eval_status::ok) {

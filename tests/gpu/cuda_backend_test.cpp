@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <cstdio>
 #include <iostream>
 #include <memory>
 #include <numeric>
@@ -68,6 +69,17 @@ TEST(CudaBackend, DescribesTheDevice) {
   EXPECT_GE(info.max_work_group_size, 256u);
   EXPECT_GT(info.global_memory_bytes, 0u);
   EXPECT_GT(info.compute_units, 0u);
+}
+
+// NVML comes with the driver: a GPU machine reads the SM clock and the throttle reasons (device_clocks.hpp).
+TEST(CudaBackend, ReadsItsClocksThroughNvml) {
+  KBENCH_OPEN_GPU_OR_SKIP(dev);
+  const kbench::device_clocks clocks = dev->clocks();
+  ASSERT_TRUE(clocks.measured) << clocks.detail;
+  EXPECT_GT(clocks.sm_mhz, 0u) << clocks.detail;
+  EXPECT_GE(clocks.max_sm_mhz, clocks.sm_mhz) << clocks.detail;
+  EXPECT_EQ(clocks.detail.rfind("SM ", 0), 0u) << clocks.detail;
+  std::printf("[ clocks ] %s\n", clocks.detail.c_str());
 }
 
 TEST(CudaBackend, LaunchReturnsBeforeTheKernelFinishesAndWaitWaits) {

@@ -56,6 +56,8 @@ class cuda_device : public device {
   /// Evicts the GPU's L2: a memset of a scratch buffer of twice its size on the stream, then a barrier (as
   /// nvbench flushes it; the host's caches are not the kernel's).
   void flush_caches() override;
+  /// The SM clock, temperature and throttle reasons, from NVML (libnvidia-ml.so.1) where it is present.
+  [[nodiscard]] device_clocks clocks() const override;
 
   /// Compiles `source` with NVRTC (-DNAME=VALUE per define, --gpu-architecture for this device). On failure
   /// throws kbench::error whose message holds the NVRTC log.

@@ -1,5 +1,6 @@
 // The cuda backend: devices, buffers, modules, functions and events over the run-time-loaded driver API.
 
+#include "backends/cuda/nvml.hpp"
 #include "backends/cuda/state.hpp"
 
 #include <kbench/backends/cuda.hpp>
@@ -284,6 +285,17 @@ void cuda_device::barrier() {
   m_impl->ctx->make_current();
   // Device-wide: waits for every stream of the context, not only for one result.
   KBENCH_CU_CHECK(*m_impl->ctx->api, "cuCtxSynchronize", m_impl->ctx->api->ctx_synchronize());
+}
+
+device_clocks cuda_device::clocks() const {
+  const detail::context_state& ctx = *m_impl->ctx;
+  char bus_id[32] = {};
+  if (ctx.api->device_get_pci_bus_id(bus_id, static_cast<int>(sizeof(bus_id)), ctx.device) != CUDA_SUCCESS) {
+    device_clocks unknown;
+    unknown.detail = "not measured: cuDeviceGetPCIBusId failed";
+    return unknown;
+  }
+  return detail::read_clocks(bus_id);
 }
 
 void cuda_device::flush_caches() {

@@ -22,6 +22,7 @@ namespace kbench::cuda::detail {
   X(device_get_count, cuDeviceGetCount)             \
   X(device_get, cuDeviceGet)                        \
   X(device_get_name, cuDeviceGetName)               \
+  X(device_get_pci_bus_id, cuDeviceGetPCIBusId)     \
   X(device_get_attribute, cuDeviceGetAttribute)     \
   X(device_total_mem, cuDeviceTotalMem)             \
   X(primary_ctx_retain, cuDevicePrimaryCtxRetain)   \
