@@ -64,7 +64,7 @@ int history_add(const history_options& options) {
 }
 
 int history_list(const history_options& options) {
-  auto db = history::open_store(options.db);
+  auto db = history::open_store(options.db, history::store_access::read_only);
   const auto all = db->series({.kernels = options.kernels, .with_samples = false});
   if (all.empty()) {
     fmt::print("no series in {}{}\n", db->description(), options.kernels.empty() ? "" : " for these kernels");

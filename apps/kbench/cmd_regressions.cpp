@@ -47,7 +47,8 @@ int rank(history::verdict v) {
 }
 
 int run_regressions(const regressions_options& options) {
-  auto db = history::open_store(options.db);
+  // Read-only: a mistyped path must fail (exit 2), not pass as an empty history with no regressions.
+  auto db = history::open_store(options.db, history::store_access::read_only);
   const auto series = db->series({.kernels = options.kernels, .with_samples = false});
   auto verdicts = history::find_regressions(series, options.detector);
   if (!options.json_path.empty()) {

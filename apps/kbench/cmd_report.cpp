@@ -73,7 +73,7 @@ report::report_data read_files(const report_options& options) {
 report::report_data read_database(const report_options& options) {
   const std::string url = options.db.empty() ? history::default_database_url() : options.db;
   require_existing_sqlite(url);
-  auto db = history::open_store(url);  // usage_error when it cannot be reached or opened
+  auto db = history::open_store(url, history::store_access::read_only);  // usage_error: cannot be read
   report::report_data data;
   data.source = db->description();
   data.series = db->series({.kernels = options.kernels, .with_samples = false});

@@ -36,10 +36,16 @@ double to_double(const std::string& text) {
 
 class sql_store final : public store {
  public:
-  sql_store(std::unique_ptr<sql_connection> connection, std::string description)
-      : store(std::move(description)), m_sql(std::move(connection)) {
+  sql_store(std::unique_ptr<sql_connection> connection, std::string description, store_access access)
+      : store(std::move(description)), m_sql(std::move(connection)), m_access(access) {
     try {
-      create_schema();
+      if (access == store_access::read_write) {
+        create_schema();
+      } else {
+        check_schema();
+      }
+    } catch (const usage_error&) {
+      throw;
     } catch (const kbench::error& e) {
       throw usage_error(fmt::format("cannot use the history database {}: {}", this->description(), e.what()));
     }
@@ -47,6 +53,7 @@ class sql_store final : public store {
 
  protected:
   add_summary do_add(const std::vector<run_records>& runs) override {
+    if (m_access == store_access::read_only) KBENCH_THROW("the history {} was opened to read", description());
     add_summary summary;
     transaction tx(*m_sql);
     std::map<series_key, std::string> series_ids;
@@ -155,6 +162,21 @@ class sql_store final : public store {
     tx.commit();
   }
 
+  /// A database opened to read must hold kbench's tables at this kbench's schema version; nothing is created.
+  void check_schema() {
+    std::vector<std::vector<std::string>> version;
+    try {
+      version = m_sql->query("SELECT value FROM kbench_meta WHERE key = 'schema_version'");
+    } catch (const kbench::error&) {
+      throw usage_error(fmt::format("{} holds no kbench history (no kbench tables in it)", description()));
+    }
+    if (version.empty() || version[0].at(0) != schema_version) {
+      throw usage_error(fmt::format("history schema version {} of {} is not the {} this kbench reads",
+                                    version.empty() ? "(none)" : version[0].at(0), description(),
+                                    schema_version));
+    }
+  }
+
   /// The id of `key`'s series, inserting it when new.
   std::string series_id(const series_key& key) {
     const auto params = key_params(key);
@@ -172,12 +194,14 @@ class sql_store final : public store {
   }
 
   std::unique_ptr<sql_connection> m_sql;
+  store_access m_access;
 };
 
 }  // namespace
 
-std::unique_ptr<store> make_sql_store(std::unique_ptr<sql_connection> connection, std::string description) {
-  return std::make_unique<sql_store>(std::move(connection), std::move(description));
+std::unique_ptr<store> make_sql_store(std::unique_ptr<sql_connection> connection, std::string description,
+                                      store_access access) {
+  return std::make_unique<sql_store>(std::move(connection), std::move(description), access);
 }
 
 }  // namespace kbench::history::detail

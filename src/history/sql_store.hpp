@@ -9,9 +9,10 @@
 
 namespace kbench::history::detail {
 
-/// Creates the schema if absent; throws kbench::usage_error when the database refuses it (e.g. the file is
-/// not a SQLite database).
+/// read_write: creates the schema if absent; read_only: checks that it is there, and refuses to add. Throws
+/// kbench::usage_error when the database refuses it (e.g. the file is not a SQLite database) or, read_only,
+/// holds no kbench history.
 [[nodiscard]] std::unique_ptr<store> make_sql_store(std::unique_ptr<sql_connection> connection,
-                                                    std::string description);
+                                                    std::string description, store_access access);
 
 }  // namespace kbench::history::detail

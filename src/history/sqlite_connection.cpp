@@ -68,9 +68,11 @@ class sqlite_connection final : public sql_connection {
 
 }  // namespace
 
-std::unique_ptr<sql_connection> open_sqlite(const std::filesystem::path& path) {
+std::unique_ptr<sql_connection> open_sqlite(const std::filesystem::path& path, bool read_only) {
   sqlite3* db = nullptr;
-  const int rc = sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr);
+  const int rc =
+      sqlite3_open_v2(path.c_str(), &db,
+                      read_only ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr);
   if (rc != SQLITE_OK) {
     const std::string why = db != nullptr ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
     sqlite3_close_v2(db);
@@ -94,7 +96,7 @@ std::unique_ptr<sql_connection> open_sqlite(const std::filesystem::path& path) {
 
 namespace kbench::history::detail {
 
-std::unique_ptr<sql_connection> open_sqlite(const std::filesystem::path& path) {
+std::unique_ptr<sql_connection> open_sqlite(const std::filesystem::path& path, bool /*read_only*/) {
   KBENCH_THROW(
       "cannot open the history database {}: this kbench was built without SQLite (KBENCH_WITH_SQLITE)",
       path.string());

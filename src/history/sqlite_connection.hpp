@@ -8,7 +8,8 @@
 
 namespace kbench::history::detail {
 
-/// Opens (creating) the SQLite database at `path`; throws kbench::usage_error when it cannot be opened.
-[[nodiscard]] std::unique_ptr<sql_connection> open_sqlite(const std::filesystem::path& path);
+/// Opens the SQLite database at `path`, creating it unless `read_only` (then it is opened read-only: a file
+/// without write permission can be read); throws kbench::usage_error when it cannot be opened.
+[[nodiscard]] std::unique_ptr<sql_connection> open_sqlite(const std::filesystem::path& path, bool read_only);
 
 }  // namespace kbench::history::detail

@@ -46,10 +46,10 @@ std::string redact_url(const std::string& url) {
   return url.substr(0, colon + 1) + "***" + url.substr(at);
 }
 
-std::unique_ptr<store> open_store(const std::string& requested) {
+std::unique_ptr<store> open_store(const std::string& requested, store_access access) {
   const std::string url = requested.empty() ? default_database_url() : requested;
   if (starts_with(url, "postgresql://") || starts_with(url, "postgres://")) {
-    return detail::make_sql_store(detail::open_postgres(url), redact_url(url));
+    return detail::make_sql_store(detail::open_postgres(url), redact_url(url), access);
   }
   std::filesystem::path path;
   if (starts_with(url, "sqlite://")) {
@@ -63,12 +63,23 @@ std::unique_ptr<store> open_store(const std::string& requested) {
     path = url;
   }
   if (path.empty()) throw usage_error(fmt::format("history database URL '{}' names no file", url));
-  if (url == default_database_path().string() && path.has_parent_path()) {
+  if (access == store_access::read_only) {
+    // A command that reads must not create what it reads: a mistyped path would be an empty history that
+    // passes every check.
+    std::error_code ignored;
+    if (!std::filesystem::exists(path, ignored)) {
+      throw usage_error(
+          fmt::format("no history database at {} (nothing to read: `kbench run --db` or `kbench history add` "
+                      "creates one)",
+                      path.string()));
+    }
+  } else if (url == default_database_path().string() && path.has_parent_path()) {
     // Only the default location is created; a mistyped explicit directory should fail, not appear.
     std::error_code ignored;
     std::filesystem::create_directories(path.parent_path(), ignored);
   }
-  return detail::make_sql_store(detail::open_sqlite(path), path.string());
+  return detail::make_sql_store(detail::open_sqlite(path, access == store_access::read_only), path.string(),
+                                access);
 }
 
 }  // namespace kbench::history

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <cstdlib>
 #include <fstream>
 
 namespace kbench::test {
@@ -73,10 +74,56 @@ TEST(HistoryCli, ADatabaseThatCannotBeReachedExitsWithTwo) {
             "kbench: cannot open the history database " + good.string() + ": file is not a database\n");
   r = run_kbench("history list --db " + (dir / "no" / "dir" / "h.db").string());
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_TRUE(contains(r.output, "kbench: cannot open the history database ")) << r.output;
+  EXPECT_TRUE(contains(r.output, "kbench: no history database at ")) << r.output;
   r = run_kbench("history list --db mysql://host/db");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_TRUE(contains(r.output, "unsupported history database URL 'mysql://host/db'")) << r.output;
+}
+
+// The commands that read (regressions, history list, report) open read-only: a mistyped path fails instead of
+// passing as an empty history, and a SQLite file that is not kbench's gets no kbench tables.
+TEST(HistoryCli, CommandsThatReadNeverCreateOrChangeADatabase) {
+  const auto dir = scratch_dir("history-read-only");
+  const auto typo = dir / "histroy.db";
+  for (const std::string& command : {std::string("regressions"), std::string("history list"),
+                                     "report --out " + (dir / "r.html").string()}) {
+    const auto r = run_kbench(command + " --db " + typo.string());
+    EXPECT_EQ(r.exit_code, 2) << command << "\n" << r.output;
+    EXPECT_TRUE(contains(r.output, "no history database at " + typo.string())) << r.output;
+    EXPECT_FALSE(std::filesystem::exists(typo)) << command << " created the database it was to read";
+  }
+  EXPECT_FALSE(std::filesystem::exists(dir / "r.html"));
+
+  // A SQLite file of someone else's: refused, and left with its own tables only.
+  const auto foreign = dir / "notes.db";
+  const std::string python = "python3 -c \"import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); ";
+  ASSERT_EQ(
+      std::system(
+          (python + "c.execute('CREATE TABLE notes (x TEXT)'); c.commit()\" " + foreign.string()).c_str()),
+      0);
+  for (const std::string& command : {std::string("regressions"), std::string("history list")}) {
+    const auto r = run_kbench(command + " --db " + foreign.string());
+    EXPECT_EQ(r.exit_code, 2) << command << "\n" << r.output;
+    EXPECT_TRUE(contains(r.output, foreign.string() + " holds no kbench history")) << r.output;
+  }
+  const auto tables = dir / "tables.txt";
+  ASSERT_EQ(
+      std::system((python + "print(sorted(r[0] for r in c.execute('SELECT name FROM sqlite_master')))\" " +
+                   foreign.string() + " > " + tables.string())
+                      .c_str()),
+      0);
+  std::ifstream in(tables);
+  std::string listed;
+  std::getline(in, listed);
+  EXPECT_EQ(listed, "['notes']");
+
+  // A real history reads as before.
+  const auto good = write_json(dir / "good.json", sample_run(1764500000, 1.0));
+  const std::string db = (dir / "h.db").string();
+  ASSERT_EQ(run_kbench("history add " + good.string() + " --db " + db).exit_code, 0);
+  const auto listed_runs = run_kbench("history list --db " + db);
+  EXPECT_EQ(listed_runs.exit_code, 0) << listed_runs.output;
+  EXPECT_TRUE(contains(listed_runs.output, "exp")) << listed_runs.output;
 }
 
 TEST(HistoryCli, AddTwiceSkipsTheStoredRunAndListShowsTheSeries) {

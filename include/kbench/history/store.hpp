@@ -56,13 +56,20 @@ class store {
   std::string m_description;
 };
 
-/// Opens (creating it and its schema if needed) the database `url`:
+/// How a command uses the history: to add to it (the database and its schema are created where absent), or
+/// only to read it (nothing is created or written: a missing database, or one without kbench's tables, is an
+/// error, and a read-only file can be read).
+enum class store_access { read_write, read_only };
+
+/// Opens the database `url` (read_write: creating it and its schema if needed):
 ///   postgresql://user@host:port/db or postgres://...  PostgreSQL through libpq
 ///   sqlite:///path/to/file.db or a plain path          SQLite
 ///   empty                                              default_database_url()
 /// A database that cannot be reached or opened, or a file that is not a SQLite database, throws
-/// kbench::usage_error with the reason.
-[[nodiscard]] std::unique_ptr<store> open_store(const std::string& url);
+/// kbench::usage_error with the reason; so does, read_only, a database that does not exist or has no
+/// kbench history in it.
+[[nodiscard]] std::unique_ptr<store> open_store(const std::string& url,
+                                                store_access access = store_access::read_write);
 
 /// $KBENCH_DB when set, else ~/.local/share/kbench/history.db ($XDG_DATA_HOME honoured).
 [[nodiscard]] std::string default_database_url();
