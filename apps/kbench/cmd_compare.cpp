@@ -6,7 +6,9 @@
 #include <kbench/history/records.hpp>
 #include <kbench/io/atomic_file.hpp>
 #include <kbench/io/json_v3.hpp>
+#include <kbench/io/replaceable_file.hpp>
 
+#include "numeric_option.hpp"
 #include "subcommand.hpp"
 #include "text_table.hpp"
 
@@ -29,7 +31,15 @@ std::string p_text(const history::series_comparison& s) {
   return s.test.p_value < 1e-4 ? "<1e-4" : fmt::format("{:.4f}", s.test.p_value);
 }
 
+/// The signature of the comparison JSON kbench writes (io/replaceable_file.hpp).
+constexpr const char* compare_generator = "kbench compare";
+
 int run_compare(const compare_options& options) {
+  // Before reading anything: a file kbench did not write is never overwritten.
+  if (!options.json_path.empty()) {
+    io::check_replaceable(options.json_path, fmt::format("\"generator\": \"{}\"", compare_generator),
+                          "the comparison");
+  }
   const nlohmann::json base = history::read_results_file(options.base);
   const nlohmann::json newer = history::read_results_file(options.newer);
   const history::comparison c = history::compare_records(base, newer, options.alpha, options.min_effect);
@@ -39,6 +49,7 @@ int run_compare(const compare_options& options) {
     doc["new"] = options.newer;
     doc["alpha"] = options.alpha;
     doc["min_effect"] = options.min_effect;
+    doc["generator"] = compare_generator;
     io::write_file_atomically(options.json_path, doc.dump(2) + "\n");
   }
   if (c.series.empty()) {
@@ -78,11 +89,11 @@ const subcommand_registration compare_registration{
       app.add_option("new", options->newer, "The v3 result file to compare with it")->required();
       app.add_option("--alpha", options->alpha, "Significance level of the test")
           ->capture_default_str()
-          ->check(CLI::Range(1e-9, 0.5));
+          ->check(number_in(1e-9, 0.5));
       app.add_option("--min-effect", options->min_effect,
                      "Smallest change called faster or slower, as a fraction (0.02 = 2%)")
           ->capture_default_str()
-          ->check(CLI::Range(0.0, 1.0));
+          ->check(number_in(0, 1));
       app.add_option("--json", options->json_path, "Write the comparison as JSON to this file");
       return [options] { return run_compare(*options); };
     }};

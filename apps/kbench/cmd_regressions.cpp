@@ -6,7 +6,9 @@
 #include <kbench/history/store.hpp>
 #include <kbench/io/atomic_file.hpp>
 #include <kbench/io/json_v3.hpp>
+#include <kbench/io/replaceable_file.hpp>
 
+#include "numeric_option.hpp"
 #include "subcommand.hpp"
 #include "text_table.hpp"
 
@@ -47,6 +49,12 @@ int rank(history::verdict v) {
 }
 
 int run_regressions(const regressions_options& options) {
+  // Before reading anything: a file kbench did not write is never overwritten.
+  if (!options.json_path.empty()) {
+    io::check_replaceable(options.json_path,
+                          fmt::format("\"generator\": \"{}\"", history::regressions_generator),
+                          "the regressions report");
+  }
   // Read-only: a mistyped path must fail (exit 2), not pass as an empty history with no regressions.
   auto db = history::open_store(options.db, history::store_access::read_only);
   const auto series = db->series({.kernels = options.kernels, .with_samples = false});
@@ -103,13 +111,13 @@ const subcommand_registration regressions_registration{
           ->delimiter(',');
       app.add_option("--window", options->detector.window, "Baseline runs before the two newest [runs]")
           ->capture_default_str()
-          ->check(CLI::Range(std::size_t{5}, std::size_t{100000}));
+          ->check(count_in(5, 100000));
       app.add_option("--threshold", options->detector.threshold, "Minimum change to report [fraction]")
           ->capture_default_str()
-          ->check(CLI::Range(0.0, 100.0));
+          ->check(number_in(0, 100));
       app.add_option("--confidence", options->detector.confidence, "Coverage of the prediction interval")
           ->capture_default_str()
-          ->check(CLI::Range(0.5, 0.999999));
+          ->check(number_in(0.5, 0.999999));
       app.add_option("--json", options->json_path, "Write the report as JSON to this file");
       app.add_flag("--all", options->all, "Also list the series that are ok");
       return [options] { return run_regressions(*options); };

@@ -7,8 +7,10 @@
 #include <kbench/history/store.hpp>
 #include <kbench/io/atomic_file.hpp>
 #include <kbench/io/json_v3.hpp>
+#include <kbench/io/replaceable_file.hpp>
 #include <kbench/report/html_report.hpp>
 
+#include "numeric_option.hpp"
 #include "subcommand.hpp"
 
 #include <fmt/format.h>
@@ -85,10 +87,10 @@ int run_report(const report_options& options) {
     throw usage_error("give either result files or --db, not both");
   }
   const std::filesystem::path out(options.out);
-  const std::filesystem::path dir = out.has_parent_path() ? out.parent_path() : std::filesystem::path(".");
-  if (!std::filesystem::is_directory(dir)) {
-    throw usage_error(fmt::format("cannot write {}: no directory {}", options.out, dir.string()));
-  }
+  // Before reading anything: a file kbench did not write is never overwritten.
+  io::check_replaceable(
+      out, fmt::format("<meta name=\"generator\" content=\"{}\">", report::html_report_generator),
+      "the HTML report");
   const report::report_data data = options.files.empty() ? read_database(options) : read_files(options);
   const bool any = std::any_of(data.series.begin(), data.series.end(),
                                [](const history::series_history& s) { return !s.points.empty(); });
@@ -121,10 +123,10 @@ const subcommand_registration report_registration{
           ->delimiter(',');
       app.add_option("--window", options->detector.window, "Baseline runs of the regression flags [runs]")
           ->capture_default_str()
-          ->check(CLI::Range(std::size_t{5}, std::size_t{100000}));
+          ->check(count_in(5, 100000));
       app.add_option("--threshold", options->detector.threshold, "Minimum change flagged [fraction]")
           ->capture_default_str()
-          ->check(CLI::Range(0.0, 100.0));
+          ->check(number_in(0, 100));
       return [options] { return run_report(*options); };
     }};
 

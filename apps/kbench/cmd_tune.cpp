@@ -16,6 +16,7 @@
 #include <kbench/tune/simulate.hpp>
 #include <kbench/tune/strategy.hpp>
 
+#include "numeric_option.hpp"
 #include "shape_choice.hpp"
 #include "spec_files.hpp"
 #include "subcommand.hpp"
@@ -236,11 +237,15 @@ const subcommand_registration tune_command{
           ->capture_default_str();
       app.add_option("--max-evals", options->max_evals,
                      "Largest budget [evaluations]; scored at 25, 50, 100, 200 up to it, and at it")
-          ->capture_default_str();
-      app.add_option("--runs", options->runs, "Seeded runs per budget")->capture_default_str();
+          ->capture_default_str()
+          ->check(count_in(1, 1e7));
+      app.add_option("--runs", options->runs, "Seeded runs per budget")
+          ->capture_default_str()
+          ->check(count_in(1, 1e5));
       app.add_option("--seed", options->seed,
                      "First seed (run i uses seed + i); the search's seed with --kernel")
-          ->capture_default_str();
+          ->capture_default_str()
+          ->check(any_seed());
       auto* max_evals = app.get_option("--max-evals");
       app.add_option("--kernel,--op", options->kernel, "Tune this kernel on a device (see `kbench list`)");
       app.add_option("--spec", options->specs, "Tune the kernel described in this file (docs/specs.md)");

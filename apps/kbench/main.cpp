@@ -6,6 +6,7 @@
 #include <kbench/suite/worker_main.hpp>
 
 #include "commands.hpp"
+#include "numeric_option.hpp"
 #include "spec_files.hpp"
 #include "subcommand.hpp"
 
@@ -46,16 +47,23 @@ int main(int argc, char** argv) {
                    "Backends to run, comma-separated: auto, cpu, opencl, cuda, torch (default: every one the "
                    "kernel has)")
       ->delimiter(',');
-  measure->add_option("--seed", m.seed, "Seed of the deterministic inputs")->capture_default_str();
+  measure->add_option("--seed", m.seed, "Seed of the deterministic inputs")
+      ->capture_default_str()
+      ->check(kbench::cli::any_seed());
   measure->add_option("--repeat", m.timing.repeat, "Wall-latency samples (0: fill --target-ms)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(kbench::cli::count_in(0, 1e6));
   measure->add_option("--target-ms", m.timing.target_ms, "Time budget the repeat count fills [ms]")
-      ->capture_default_str();
-  measure->add_option("--warmup", m.timing.warmup, "Warm-up calls, each synced")->capture_default_str();
+      ->capture_default_str()
+      ->check(kbench::cli::number_in(0.001, 600000));
+  measure->add_option("--warmup", m.timing.warmup, "Warm-up calls, each synced")
+      ->capture_default_str()
+      ->check(kbench::cli::count_in(0, 1e6));
   measure
       ->add_option("--throughput-calls", m.timing.throughput_calls,
                    "Calls per throughput batch (0: = repeat)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(kbench::cli::count_in(0, 1e6));
   measure->add_flag(
       "--flush-cache", m.timing.flush_cache,
       "Flush the device's caches before every wall-latency sample (cpu: every core's and the last "
@@ -85,26 +93,29 @@ int main(int argc, char** argv) {
   run->add_option("--impl", r.impls, "Implementations to time: kbench, torch (default: both)")
       ->delimiter(',');
   auto* num_shapes_opt =
-      run->add_option("--num-shapes", r.num_shapes, "Only the first N shapes of each kernel");
+      run->add_option("--num-shapes", r.num_shapes, "Only the first N shapes of each kernel")
+          ->check(kbench::cli::count_in(1, 1e6));
   auto* run_shape_opt =
       run->add_option("--shape", r.shape, "Only this shape of each kernel that has it, e.g. [1024,256]")
           ->excludes(num_shapes_opt);
   run->add_option("--shape-index", r.shape_index, "Only shape I of each kernel")
       ->check(CLI::Range(0, std::numeric_limits<int>::max()))
       ->excludes(run_shape_opt);
-  run->add_option("--seed", r.seed, "Seed of the deterministic inputs")->capture_default_str();
+  run->add_option("--seed", r.seed, "Seed of the deterministic inputs")
+      ->capture_default_str()
+      ->check(kbench::cli::any_seed());
   run->add_option("--atol", r.atol, "Absolute tolerance (default: each kernel's)");
   run->add_option(
          "--require-quiet", r.require_quiet_s,
          "Wait up to S seconds per shape for a quiet machine, and fail a shape timed while it was busy "
          "(for CI); 0: time anyway and mark it")
       ->capture_default_str()
-      ->check(CLI::Range(0.0, 3600.0));
+      ->check(kbench::cli::number_in(0, 3600));
   run->add_option(
          "--min-effect", r.min_effect,
          "Smallest speedup called faster or slower, as a fraction (0.02: kbench 2% apart from torch)")
       ->capture_default_str()
-      ->check(CLI::Range(0.0, 1.0));
+      ->check(kbench::cli::number_in(0, 1));
   run->add_option("--rtol", r.rtol, "Relative tolerance (default: each kernel's)");
   run->add_option("--effort", r.effort,
                   "Tuning on a cache miss: none (default config), quick (<= 50 configs or 120 s per shape), "
@@ -117,14 +128,17 @@ int main(int argc, char** argv) {
   run->add_option("--commit", r.commit,
                   "Commit recorded with the results in the history (default: $GITHUB_SHA)");
   run->add_option("--timeout-per-kernel", r.timeout_per_kernel_s, "Seconds one kernel x shape may take")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(kbench::cli::number_in(0.001, 1e7));
   run->add_option("--target-ms", r.target_ms, "Time budget each repeat count fills [ms]")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(kbench::cli::number_in(0.001, 600000));
   run->add_option(
-      "--triad-min-mib", r.triad_min_mib,
-      "Shapes moving at least this many MiB per call also time a STREAM triad in their turns, for "
-      "the % triad column (default: twice the last-level cache, counted at most 32 MiB per cpu "
-      "sharing it, and at least 64)");
+         "--triad-min-mib", r.triad_min_mib,
+         "Shapes moving at least this many MiB per call also time a STREAM triad in their turns, for "
+         "the % triad column (default: twice the last-level cache, counted at most 32 MiB per cpu "
+         "sharing it, and at least 64)")
+      ->check(kbench::cli::number_in(0, 1e9));
   run->add_option("--shard", r.shard,
                   "Run only shard i of N (1-based, e.g. 2/4): every N-th kernel x shape of the plan")
       ->capture_default_str();
@@ -136,7 +150,9 @@ int main(int argc, char** argv) {
   auto* calibrate =
       app.add_subcommand("calibrate", "Peak memory bandwidth of a device (STREAM copy and triad), cached");
   calibrate->add_option("--backend", c.backend, "auto, all, cpu, opencl or cuda")->capture_default_str();
-  calibrate->add_option("--elements", c.elements, "Floats per array")->capture_default_str();
+  calibrate->add_option("--elements", c.elements, "Floats per array")
+      ->capture_default_str()
+      ->check(kbench::cli::count_in(1024, 1e11));
 
   std::vector<std::pair<CLI::App*, std::function<int()>>> registered;
   for (const auto& entry : kbench::cli::registered_subcommands()) {

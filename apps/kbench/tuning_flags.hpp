@@ -6,6 +6,8 @@
 #include <kbench/tune/search.hpp>
 #include <kbench/tune/strategy.hpp>
 
+#include "numeric_option.hpp"
+
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
 
@@ -34,10 +36,12 @@ inline void add_tuning_flags(CLI::App& app, tuning_flags& flags, bool with_searc
                    fmt::format("Search strategy (default: {}); see `kbench tune --simulate`",
                                tune::default_strategy_name()));
     app.add_option("--max-evals", flags.max_evals,
-                   "Configs evaluated per kernel x shape (default: the effort's)");
+                   "Configs evaluated per kernel x shape (default: the effort's)")
+        ->check(number_in(1, 1e7, true));
   }
   app.add_option("--time-budget", flags.time_budget_s,
-                 "Seconds of tuning per kernel x shape (default: the effort's)");
+                 "Seconds of tuning per kernel x shape (default: the effort's)")
+      ->check(number_in(0.001, 1e7));
   app.add_flag("--assert-cache-hit", flags.assert_cache_hit,
                "A shape without a tuned config in the cache fails (also KBENCH_ASSERT_CACHE_HIT=1)");
   app.add_flag("--force-autotune", flags.force_autotune,
@@ -45,17 +49,21 @@ inline void add_tuning_flags(CLI::App& app, tuning_flags& flags, bool with_searc
   app.add_flag("--no-cache", flags.no_cache, "Neither read nor write the tuning cache");
   app.add_option("--config-timeout", flags.config_timeout_s,
                  "Seconds one config may take to build, check and time")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(number_in(0.001, 1e6));
   app.add_option("--tune-target-ms", flags.tune_target_ms, "Time each config's timed calls fill [ms]")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(number_in(0.001, 600000));
   app.add_option("--retime-within", flags.retime_within,
                  "A config timed within this ratio of the best so far is timed again, interleaved with it")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(number_in(1, 1e12));
   app.add_option(
          "--give-up-above", flags.give_up_above,
          "A config whose first calls all take more than this ratio of the best so far is recorded "
          "from them, without the full timing (never below --retime-within; 0: time every config in full)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(number_in(0, 1e12));
 }
 
 /// The tuning options of an effort level plus the flags. Throws usage_error on an unknown effort or strategy

@@ -62,11 +62,9 @@ nlohmann::json to_json(const std::vector<series_verdict>& verdicts, const detect
     }
     series.push_back(std::move(entry));
   }
-  return {{"window", options.window},
-          {"threshold", options.threshold},
-          {"confidence", options.confidence},
-          {"min_history", options.min_history},
-          {"regression_found", any_regression(verdicts)},
+  return {{"generator", regressions_generator}, {"window", options.window},
+          {"threshold", options.threshold},     {"confidence", options.confidence},
+          {"min_history", options.min_history}, {"regression_found", any_regression(verdicts)},
           {"series", std::move(series)}};
 }
 

@@ -118,6 +118,7 @@ class page_builder {
     std::string& out = result.html;
     out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
     out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
+    out += fmt::format("<meta name=\"generator\" content=\"{}\">\n", report::html_report_generator);
     out += "<title>kbench report</title>\n<style>";
     out += style;
     out += "</style>\n</head>\n<body>\n<main>\n<header>\n<h1>kbench report</h1>\n";

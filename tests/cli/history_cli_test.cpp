@@ -8,6 +8,7 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <iterator>
 
 namespace kbench::test {
 namespace {
@@ -206,7 +207,50 @@ TEST(HistoryCli, RegressionsSaysInsufficientDataThenFindsAStepAndExitsWithOne) {
 TEST(HistoryCli, RegressionsRefusesAWindowBelowTheMinimumHistory) {
   const auto r = run_kbench("regressions --window 3 --db /tmp/unused.db");
   EXPECT_EQ(r.exit_code, 2) << r.output;
-  EXPECT_TRUE(contains(r.output, "--window")) << r.output;
+  EXPECT_TRUE(contains(r.output, "--window: 3 is out of range (valid: 5 to 100000)")) << r.output;
+  // NaN passes every comparison: it is refused as not a number, in every command that takes one.
+  for (const std::string& args : std::vector<std::string>{
+           "regressions --threshold nan", "regressions --confidence nan",
+           "report --out /tmp/unused.html --threshold nan", "compare a.json b.json --alpha nan",
+           "compare a.json b.json --min-effect -0.5", "tune --simulate x.json --runs -1",
+           "measure --kernel exp --shape-index 0 --repeat 2147483647"}) {
+    const auto bad = run_kbench(args);
+    EXPECT_EQ(bad.exit_code, 2) << args << "\n" << bad.output;
+    EXPECT_TRUE(contains(bad.output, "is not a finite number") || contains(bad.output, "is out of range"))
+        << args << "\n"
+        << bad.output;
+  }
+}
+
+// regressions --json, compare --json and report --out replace only a file kbench wrote: one of someone
+// else's is refused before anything runs and left as it was.
+TEST(HistoryCli, AnOutputFileKbenchDidNotWriteIsNeverOverwritten) {
+  const auto dir = scratch_dir("history-replace");
+  const std::string db = (dir / "h.db").string();
+  const auto runs = nightly_files(dir, 3, 99, 1.0);
+  for (const auto& f : runs) ASSERT_EQ(run_kbench("history add " + f.string() + " --db " + db).exit_code, 0);
+  const std::string foreign_text = "{\"notes\": \"mine\"}\n";
+  struct target {
+    std::string file, command;
+  };
+  for (const target& t :
+       {target{"regressions.json", "regressions --db " + db + " --json "},
+        target{"compare.json", "compare " + runs[0].string() + " " + runs[1].string() + " --json "},
+        target{"report.html", "report --db " + db + " --out "}}) {
+    const auto path = dir / t.file;
+    std::ofstream(path) << foreign_text;
+    auto r = run_kbench(t.command + path.string());
+    EXPECT_EQ(r.exit_code, 2) << t.command << "\n" << r.output;
+    EXPECT_TRUE(contains(r.output, path.string() + " exists and was not written by kbench")) << r.output;
+    std::ifstream in(path);
+    EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}), foreign_text) << t.file;
+    // Its own file kbench replaces, run after run.
+    std::filesystem::remove(path);
+    for (int i = 0; i < 2; ++i) {
+      r = run_kbench(t.command + path.string());
+      EXPECT_NE(r.exit_code, 2) << t.command << " (run " << i + 1 << ")\n" << r.output;
+    }
+  }
 }
 
 TEST(HistoryCli, CompareReportsFasterAndSlowerWithTheGeomeanOfCommonSeries) {

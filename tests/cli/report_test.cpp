@@ -236,12 +236,17 @@ TEST(ReportCli, BadInputExitsWithTwoAndWritesNothing) {
   EXPECT_TRUE(contains(r.output, "no directory")) << r.output;
   EXPECT_FALSE(std::filesystem::exists(page));
 
-  // An existing page is left as it was by a failed report, and replaced by a good one.
-  std::ofstream(page) << "previous\n";
+  // kbench's page is left as it was by a failed report, and replaced by a good one; someone else's file is
+  // never replaced.
+  ASSERT_EQ(run_kbench("report " + good.string() + out).exit_code, 0);
+  const std::string first = read_text(page);
   EXPECT_EQ(run_kbench("report " + (dir / "text.json").string() + out).exit_code, 2);
-  EXPECT_EQ(read_text(page), "previous\n");
+  EXPECT_EQ(read_text(page), first);
   EXPECT_EQ(run_kbench("report " + good.string() + out).exit_code, 0);
   EXPECT_TRUE(contains(read_text(page), "<!DOCTYPE html>"));
+  std::ofstream(page) << "previous\n";
+  EXPECT_EQ(run_kbench("report " + good.string() + out).exit_code, 2);
+  EXPECT_EQ(read_text(page), "previous\n");
   for (const auto& entry : std::filesystem::directory_iterator(dir)) {
     EXPECT_NE(entry.path().filename().string().rfind(".report.html", 0), 0u) << "temporary file left behind";
   }

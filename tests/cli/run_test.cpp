@@ -253,8 +253,21 @@ TEST(CliRun, BadInputExitsWithTwoAndNamesTheValidChoices) {
       {"--atol abc", "--atol must be a non-negative number, got 'abc'"},
       {"--rtol -1", "--rtol must be a non-negative number, got '-1'"},
       {"--effort extreme", "unknown effort 'extreme' (valid: none"},
-      {"--num-shapes 0", "--num-shapes must be at least 1, got 0"},
-      {"--triad-min-mib -1", "--triad-min-mib must be a non-negative number, got -1"},
+      {"--num-shapes 0", "--num-shapes: 0 is out of range (valid: 1 to 1000000)"},
+      {"--triad-min-mib -1", "--triad-min-mib: -1 is out of range (valid: 0 to 1000000000)"},
+      // Every number is checked when it is parsed: NaN, infinities, negatives into unsigned options, and
+      // counts without a bound.
+      {"--target-ms nan", "--target-ms: 'nan' is not a finite number (valid: 0.001 to 600000)"},
+      {"--target-ms 1e400", "--target-ms: '1e400' is not a finite number"},
+      {"--tune-target-ms nan", "--tune-target-ms: 'nan' is not a finite number"},
+      {"--max-evals -1", "--max-evals: -1 is out of range (valid: 1 to 10000000)"},
+      {"--max-evals 2.5", "--max-evals: '2.5' is not a whole number"},
+      {"--time-budget nan", "--time-budget: 'nan' is not a finite number"},
+      {"--seed -1", "--seed: -1 is out of range (valid: 0 to "},
+      {"--timeout-per-kernel 0", "--timeout-per-kernel: 0 is out of range"},
+      {"--retime-within inf", "--retime-within: 'inf' is not a finite number"},
+      {"--min-effect nan", "--min-effect: 'nan' is not a finite number"},
+      {"--require-quiet -3", "--require-quiet: -3 is out of range (valid: 0 to 3600)"},
   };
   for (const auto& c : cases) {
     const auto r = run(c.args);

@@ -19,6 +19,10 @@ struct series_verdict {
   detection result;
 };
 
+/// The signature in every regressions JSON kbench writes (`"generator"`): the file may be replaced by the
+/// next one (io/replaceable_file.hpp).
+inline constexpr const char* regressions_generator = "kbench regressions";
+
 /// Runs the detector on every series (oldest point first), with each metric's direction, leaving out the
 /// points timed on a busy machine and the machine's own series (machine_marks.hpp).
 [[nodiscard]] std::vector<series_verdict> find_regressions(const std::vector<series_history>& history,

@@ -22,6 +22,10 @@
 
 namespace kbench::report {
 
+/// The generator every report names in a meta tag: an existing file without it is not kbench's report and
+/// is never overwritten (io/replaceable_file.hpp).
+inline constexpr const char* html_report_generator = "kbench report";
+
 /// What a report is drawn from: series (as the history store returns them) and where they came from.
 struct report_data {
   std::string source;                           // for the page header: a database or the file names
