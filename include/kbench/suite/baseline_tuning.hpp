@@ -2,8 +2,8 @@
 // The torch baseline at its best: the settings that change libtorch's speed on the cpu -- its intra-op
 // thread count and how long libgomp's idle threads spin before they sleep (GOMP_SPINCOUNT) -- are tuned per
 // kernel x shape, like a kbench config, and cached, so that a speedup compares kbench's best with torch's
-// best. On a 2-core VM the spin count alone moves torch exp [65536] from 0.019 ms to 0.53 ms per call
-// (docs/baseline.md).
+// best. Either setting alone can make torch many times slower on a small host (docs/baseline.md gives the
+// figures).
 //
 // The thread count is a config of the torch binding ("threads", applied by the binding before each call),
 // so every count is timed in one worker, interleaved (turns, each after an untimed call, as `kbench run`
