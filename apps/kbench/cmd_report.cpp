@@ -31,28 +31,6 @@ struct report_options {
   history::detector_options detector;
 };
 
-bool starts_with(const std::string& s, std::string_view prefix) {
-  return s.rfind(prefix, 0) == 0;
-}
-
-/// Refuses a SQLite database that does not exist: opening it would create an empty one, and a report
-/// must not leave a database behind where it found none.
-void require_existing_sqlite(const std::string& url) {
-  if (starts_with(url, "postgresql://") || starts_with(url, "postgres://")) return;
-  std::string path = url;
-  if (starts_with(url, "sqlite://")) {
-    path = url.substr(std::string_view("sqlite://").size());
-  } else if (url.find("://") != std::string::npos) {
-    return;  // an unsupported scheme: open_store refuses it, saying why
-  }
-  if (!path.empty() && !std::filesystem::exists(path)) {
-    throw usage_error(fmt::format(
-        "no history database at {} (store results with `kbench run --db` or `kbench history add`, or give "
-        "result files)",
-        path));
-  }
-}
-
 report::report_data read_files(const report_options& options) {
   std::vector<history::run_records> runs;
   for (const auto& file : options.files) {
@@ -74,8 +52,8 @@ report::report_data read_files(const report_options& options) {
 
 report::report_data read_database(const report_options& options) {
   const std::string url = options.db.empty() ? history::default_database_url() : options.db;
-  require_existing_sqlite(url);
-  auto db = history::open_store(url, history::store_access::read_only);  // usage_error: cannot be read
+  // Read-only: a report never creates a database where it found none (usage_error: cannot be read).
+  auto db = history::open_store(url, history::store_access::read_only);
   report::report_data data;
   data.source = db->description();
   data.series = db->series({.kernels = options.kernels, .with_samples = false});
