@@ -15,6 +15,7 @@
 #include <fstream>
 #include <sstream>
 #include <thread>
+#include <utility>
 
 namespace kbench::io {
 
@@ -219,6 +220,19 @@ std::string validate_records(const nlohmann::json& doc) {
     if (!r["metric"].contains("benchmark_values") || !r["metric"]["benchmark_values"].is_array()) {
       return fail("metric.benchmark_values is not a list");
     }
+    // A field of the wrong type would otherwise be read as 0 or "" and its run stored as another one (a
+    // timestamp of "yesterday" as 1970): refused, with its path in the record.
+    const auto& stamp = r.contains("timestamp") ? r["timestamp"] : nlohmann::json();
+    if (!(stamp.is_number_unsigned() || (stamp.is_number_integer() && stamp.get<std::int64_t>() >= 0))) {
+      return fail(fmt::format("timestamp is {}, not whole seconds since 1970", stamp.dump()));
+    }
+    for (const auto& [object, key] : {std::pair{"model", "name"}, std::pair{"metric", "name"}}) {
+      if (!r[object][key].is_string())
+        return fail(fmt::format("{}.{} is {}, not a string", object, key, r[object][key].dump()));
+    }
+    if (r["benchmark"].contains("extra_info") && !r["benchmark"]["extra_info"].is_object())
+      return fail("benchmark.extra_info is not an object");
+    if (r.contains("runners") && !r["runners"].is_array()) return fail("runners is not a list");
   }
   return {};
 }

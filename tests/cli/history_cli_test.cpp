@@ -56,6 +56,23 @@ TEST(HistoryCli, ResultsThatAreNotV3JsonExitWithTwoAndStoreNothing) {
   r = run_kbench("history add " + (dir / "missing.json").string() + " --db " + db);
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.output, "kbench: cannot read results file " + (dir / "missing.json").string() + "\n");
+  // A field of the wrong type is refused with its path, not read as 0 (a run of 1970 that the next such file
+  // would collide with and be skipped as "already stored").
+  nlohmann::json typed = sample_run(1764500000, 1.0);
+  typed[1]["timestamp"] = "2026-12-07";
+  write_json(dir / "string_time.json", typed);
+  r = run_kbench("history add " + good.string() + " " + (dir / "string_time.json").string() + " --db " + db);
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_EQ(r.output,
+            "kbench: " + (dir / "string_time.json").string() +
+                " is not a list of v3 records: record 1: timestamp is \"2026-12-07\", not whole seconds "
+                "since 1970\n");
+  typed = sample_run(1764500000, 1.0);
+  typed[0]["metric"]["name"] = 7;
+  write_json(dir / "number_name.json", typed);
+  r = run_kbench("history add " + (dir / "number_name.json").string() + " --db " + db);
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_TRUE(contains(r.output, "record 0: metric.name is 7, not a string")) << r.output;
   EXPECT_FALSE(std::filesystem::exists(db)) << "nothing was stored, not even the good file";
 }
 
