@@ -9,6 +9,7 @@
 #include <kbench/suite/v3_records.hpp>
 
 #include "commands.hpp"
+#include "save_records.hpp"
 #include "shape_choice.hpp"
 #include "spec_files.hpp"
 #include "text_table.hpp"
@@ -134,8 +135,7 @@ int measure(const measure_command& command) {
       for (auto& r : runner::measurement_records(kernel, s, m, timestamp, command.fault))
         records.push_back(std::move(r));
     }
-    io::append_records(command.json_path, records);
-    fmt::print("wrote {} records to {}\n", records.size(), command.json_path);
+    if (!save_records(command.json_path, records)) return 1;
   }
   return failures > 0 ? 1 : 0;
 }

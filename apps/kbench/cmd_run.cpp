@@ -14,11 +14,13 @@
 #include <kbench/suite/registry.hpp>
 #include <kbench/suite/shard.hpp>
 #include <kbench/suite/suite.hpp>
+#include <kbench/suite/detail/worker_process.hpp>
 #include <kbench/suite/triad_probe.hpp>
 #include <kbench/suite/tune_shape.hpp>
 #include <kbench/suite/v3_records.hpp>
 
 #include "commands.hpp"
+#include "save_records.hpp"
 #include "spec_files.hpp"
 #include "text_table.hpp"
 #include "tolerance_option.hpp"
@@ -29,6 +31,7 @@
 #include <fmt/ranges.h>
 #include <unistd.h>
 
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <cmath>
@@ -46,14 +49,48 @@ namespace kbench::cli {
 namespace {
 
 std::atomic<bool> g_stop{false};
+std::atomic<int> g_stop_signals{0};
 
-extern "C" void on_interrupt(int /*signal*/) {
-  g_stop.store(true);
-  // A second Ctrl-C ends the run at once.
-  std::signal(SIGINT, SIG_DFL);
-  const char message[] = "\nkbench: interrupted; stopping after the current shape (Ctrl-C again to abort)\n";
-  [[maybe_unused]] const auto written = ::write(STDERR_FILENO, message, sizeof(message) - 1);
+void say(std::string_view message) {
+  [[maybe_unused]] const auto written = ::write(STDERR_FILENO, message.data(), message.size());
 }
+
+// Ctrl-C, SIGTERM (how CI cancels a job and `timeout` ends one) and SIGHUP (the terminal closed) alike:
+// the first lets the current shape finish, the second kills its worker at once; either way the shapes
+// measured so far are written. A third ends kbench as the signal would have.
+extern "C" void on_stop_signal(int signal_number) {
+  g_stop.store(true);
+  const int count = g_stop_signals.fetch_add(1) + 1;
+  if (count == 1) {
+    say("\nkbench: interrupted; stopping after the current shape (Ctrl-C again to stop now)\n");
+  } else if (count == 2) {
+    runner::abort_workers();
+    say("\nkbench: stopping now; the current shape is dropped, the ones before are written\n");
+  } else {
+    std::signal(signal_number, SIG_DFL);
+    std::raise(signal_number);
+  }
+}
+
+constexpr std::array<int, 3> stop_signals{SIGINT, SIGTERM, SIGHUP};
+
+/// The stop handlers for as long as it lives: through the run and the writing of its results.
+class stop_signal_scope {
+ public:
+  stop_signal_scope() {
+    struct sigaction action {};
+    action.sa_handler = on_stop_signal;
+    for (std::size_t i = 0; i < stop_signals.size(); ++i) sigaction(stop_signals[i], &action, &m_previous[i]);
+  }
+  ~stop_signal_scope() {
+    for (std::size_t i = 0; i < stop_signals.size(); ++i) sigaction(stop_signals[i], &m_previous[i], nullptr);
+  }
+  stop_signal_scope(const stop_signal_scope&) = delete;
+  stop_signal_scope& operator=(const stop_signal_scope&) = delete;
+
+ private:
+  std::array<struct sigaction, stop_signals.size()> m_previous{};
+};
 
 std::string ms_cell(const std::optional<runner::impl_result>& r) {
   if (!r || r->latency_ms.empty()) return "-";
@@ -276,17 +313,14 @@ int run(const run_command& command) {
     }
   };
   g_stop = false;
+  g_stop_signals = 0;
   options.stop_requested = [] { return g_stop.load(); };
-  struct sigaction action {};
-  action.sa_handler = on_interrupt;
-  struct sigaction previous {};
-  sigaction(SIGINT, &action, &previous);
+  const stop_signal_scope stop_signals_handled;
   const auto timestamp =
       std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch())
           .count();
 
   const auto results = runner::run_suite(plan, options);
-  sigaction(SIGINT, &previous, nullptr);
 
   // A triad timed beside a shape that went above the calibrated peak shows the peak was low (calibrated in
   // a busy stretch): the peak is raised to it, in the cache too, before any share of it is printed.
@@ -484,27 +518,25 @@ int run(const run_command& command) {
   }
   for (const auto& reason : reasons) fmt::print("  ! {}\n", reason);
 
-  if (!command.output.empty()) {
-    nlohmann::json records = nlohmann::json::array();
-    for (const auto& r : results) {
-      for (auto& rec : runner::shape_records(r, command.effort, timestamp, peak, command.min_effect))
-        records.push_back(std::move(rec));
-    }
-    io::append_records(command.output, records);
-    fmt::print("wrote {} records to {}\n", records.size(), command.output);
+  nlohmann::json records = nlohmann::json::array();
+  for (const auto& r : results) {
+    for (auto& rec : runner::shape_records(r, command.effort, timestamp, peak, command.min_effect))
+      records.push_back(std::move(rec));
   }
+  bool saved = command.output.empty() || save_records(command.output, records);
   if (db) {
-    nlohmann::json records = nlohmann::json::array();
-    for (const auto& r : results) {
-      for (auto& rec : runner::shape_records(r, command.effort, timestamp, peak, command.min_effect))
-        records.push_back(std::move(rec));
-    }
     std::string commit = command.commit;
     if (const char* sha = std::getenv("GITHUB_SHA"); commit.empty() && sha != nullptr) commit = sha;
-    const auto added = db->add(history::runs_from_records(records, commit));
-    fmt::print("stored {} points in {}\n", added.points_added, db->description());
+    try {
+      const auto added = db->add(history::runs_from_records(records, commit));
+      fmt::print("stored {} points in {}\n", added.points_added, db->description());
+    } catch (const std::exception& e) {  // the database went away during the run: the records stay on disk
+      fmt::print(stderr, "kbench: could not store the records in {}: {}\n", db->description(), e.what());
+      if (command.output.empty() || !saved) (void)save_records("", records);
+      saved = false;
+    }
   }
-  return passed == plan.size() ? 0 : 1;
+  return passed == plan.size() && saved ? 0 : 1;
 }
 
 }  // namespace kbench::cli

@@ -160,6 +160,23 @@ int main(int argc, char** argv) {
     registered.emplace_back(sub, entry.setup(*sub));
   }
 
+  // No subcommand, or one kbench does not have: the list of those it has, exit 2 (a typo in a CI script
+  // must fail it).
+  const bool unknown_subcommand = argc >= 2 && argv[1][0] != '-' && [&] {
+    for (const auto* sub : app.get_subcommands({})) {
+      if (sub->check_name(argv[1])) return false;
+    }
+    return true;
+  }();
+  if (argc < 2 || unknown_subcommand) {
+    if (unknown_subcommand) fmt::print(stderr, "kbench: unknown subcommand \"{}\"\n", argv[1]);
+    fmt::print(stderr, "Usage: kbench SUBCOMMAND [OPTIONS] (kbench SUBCOMMAND --help for its options)\n\nSubcommands:\n");
+    for (const auto* sub : app.get_subcommands({})) {
+      fmt::print(stderr, "  {:<12} {}\n", sub->get_name(), sub->get_description());
+    }
+    return 2;
+  }
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

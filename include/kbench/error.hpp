@@ -27,6 +27,6 @@ namespace detail {
 
 }  // namespace kbench
 
-/// Throws kbench::error with a fmt-formatted message prefixed by file:line.
+/// Throws kbench::error with a fmt-formatted message (followed by file:line when KBENCH_DEBUG=1).
 /// **Example**: `KBENCH_THROW("clBuildProgram failed ({}): {}", code, log);`
 #define KBENCH_THROW(...) ::kbench::detail::throw_error(__FILE__, __LINE__, ::fmt::format(__VA_ARGS__))

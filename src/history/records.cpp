@@ -1,5 +1,6 @@
 // v3 result files -> runs and points (see records.hpp).
 
+#include <kbench/io/read_file.hpp>
 #include <kbench/error.hpp>
 #include <kbench/history/records.hpp>
 #include <kbench/io/json_v3.hpp>
@@ -40,11 +41,8 @@ const nlohmann::json& first_runner(const nlohmann::json& record) {
 }  // namespace
 
 nlohmann::json read_results_file(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  if (!in) throw usage_error(fmt::format("cannot read results file {}", path.string()));
-  std::stringstream text;
-  text << in.rdbuf();
-  nlohmann::json doc = nlohmann::json::parse(text.str(), nullptr, /*allow_exceptions=*/false);
+  const std::string text = io::read_file(path, io::max_records_bytes, "results file");
+  nlohmann::json doc = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (doc.is_discarded())
     throw usage_error(fmt::format("{} is not JSON (expected a list of v3 records)", path.string()));
   if (std::string why = io::validate_records(doc); !why.empty()) {

@@ -1,3 +1,5 @@
+#include <kbench/io/directories.hpp>
+#include <kbench/io/read_file.hpp>
 #include <kbench/build_config.hpp>
 #include <kbench/error.hpp>
 #include <kbench/io/atomic_file.hpp>
@@ -8,6 +10,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cerrno>
 #include <cstdint>
 #include <cstdlib>
@@ -241,22 +244,21 @@ namespace {
 /// The records in `path`: an empty list when it does not exist; throws when it is not a list of v3 records.
 nlohmann::json existing_records(const std::filesystem::path& path) {
   if (!std::filesystem::exists(path)) return nlohmann::json::array();
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  nlohmann::json existing = nlohmann::json::parse(text.str(), nullptr, /*allow_exceptions=*/false);
+  const std::string text = read_file(path, max_records_bytes, "results file");
+  nlohmann::json existing = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (existing.is_discarded()) {
-    KBENCH_THROW("{} exists and is not valid JSON; refusing to overwrite it", path.string());
+    throw usage_error(fmt::format("{} exists and is not valid JSON; refusing to overwrite it", path.string()));
   }
   if (std::string why = validate_records(existing); !why.empty()) {
-    KBENCH_THROW("{} exists and is not a list of v3 records ({}); refusing to overwrite it", path.string(),
-                 why);
+    throw usage_error(fmt::format("{} exists and is not a list of v3 records ({}); refusing to overwrite it",
+                                  path.string(), why));
   }
   return existing;
 }
 }  // namespace
 
 void check_appendable(const std::filesystem::path& path) {
+  check_writable(path, "the results file");
   (void)existing_records(path);
 }
 
@@ -264,6 +266,29 @@ void append_records(const std::filesystem::path& path, const nlohmann::json& rec
   nlohmann::json all = existing_records(path);
   for (const auto& r : records) all.push_back(r);
   write_file_atomically(path, all.dump(2) + "\n");
+}
+
+std::filesystem::path append_records_or_rescue(const std::filesystem::path& path, const nlohmann::json& records,
+                                               std::string& failure) {
+  failure.clear();
+  try {
+    if (path.empty()) throw usage_error("no results file was given");
+    append_records(path, records);
+    return path;
+  } catch (const std::exception& e) {
+    failure = e.what();
+  }
+  const auto stamp =
+      std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch())
+          .count();
+  const std::filesystem::path rescue_dir = cache_directory() / "unsaved";
+  std::filesystem::create_directories(rescue_dir);
+  std::filesystem::path rescue;
+  for (int n = 1; rescue.empty() || std::filesystem::exists(rescue); ++n) {
+    rescue = rescue_dir / fmt::format("{}-{}{}.json", path.empty() ? "results" : path.stem().string(), stamp, n == 1 ? "" : fmt::format("-{}", n));
+  }
+  write_file_atomically(rescue, records.dump(2) + "\n");
+  return rescue;
 }
 
 }  // namespace kbench::io

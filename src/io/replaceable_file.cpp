@@ -1,4 +1,5 @@
 #include <kbench/error.hpp>
+#include <kbench/io/atomic_file.hpp>
 #include <kbench/io/replaceable_file.hpp>
 
 #include <fmt/format.h>
@@ -13,11 +14,8 @@ constexpr std::size_t signature_window = 64 * 1024;  // [bytes] where a signatur
 }  // namespace
 
 void check_replaceable(const std::filesystem::path& path, std::string_view signature, std::string_view what) {
-  const std::filesystem::path dir = path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
+  check_writable(path, what);
   std::error_code ec;
-  if (!std::filesystem::is_directory(dir, ec)) {
-    throw usage_error(fmt::format("cannot write {} {}: no directory {}", what, path.string(), dir.string()));
-  }
   const auto status = std::filesystem::status(path, ec);
   if (status.type() == std::filesystem::file_type::not_found) return;
   if (status.type() != std::filesystem::file_type::regular) {

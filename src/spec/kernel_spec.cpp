@@ -1,3 +1,4 @@
+#include <kbench/io/read_file.hpp>
 #include <kbench/error.hpp>
 #include <kbench/spec/kernel_spec.hpp>
 
@@ -16,7 +17,6 @@ namespace kbench::spec {
 
 namespace {
 
-constexpr std::uintmax_t max_text_file_bytes = 16u << 20;  // [bytes] a spec or source file larger is refused
 constexpr int max_reference_depth = 4;                     // spec -> reference spec -> ...: deeper is a loop
 
 /// The file's text; throws usage_error naming `what` and the file when it is missing or too large.
@@ -25,13 +25,7 @@ std::string read_text(const std::filesystem::path& file, std::string_view what) 
   if (!std::filesystem::is_regular_file(file, ec)) {
     throw usage_error(fmt::format("{}: {} not found (or not a regular file)", file.string(), what));
   }
-  if (std::filesystem::file_size(file, ec) > max_text_file_bytes) {
-    throw usage_error(fmt::format("{}: {} larger than 16 MiB", file.string(), what));
-  }
-  std::ifstream in(file, std::ios::binary);
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (!in && !in.eof()) throw usage_error(fmt::format("{}: cannot read the {}", file.string(), what));
-  return text;
+  return io::read_file(file, io::max_small_file_bytes, what);
 }
 
 /// Reads one spec file: the parsed TOML and what each error message needs to name its place.

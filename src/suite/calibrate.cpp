@@ -4,6 +4,7 @@
 #include <kbench/io/directories.hpp>
 #include <kbench/io/json_v3.hpp>
 #include <kbench/io/move_aside.hpp>
+#include <kbench/io/read_file.hpp>
 #include <kbench/measure.hpp>
 #include <kbench/suite/calibrate.hpp>
 
@@ -129,9 +130,15 @@ std::string key_of(const std::string& backend, const std::string& device) {
 /// The cache file's object, or an empty one; a corrupt file is reported (`corrupt` set) and left as it is.
 nlohmann::json read_calibrations(bool& corrupt) {
   corrupt = false;
-  std::ifstream in(calibration_file());
-  if (!in) return nlohmann::json::object();
-  auto doc = nlohmann::json::parse(in, nullptr, false);
+  std::error_code ec;
+  if (!std::filesystem::exists(calibration_file(), ec)) return nlohmann::json::object();
+  nlohmann::json doc;
+  try {
+    doc = nlohmann::json::parse(io::read_file(calibration_file(), io::max_small_file_bytes, "calibration cache"),
+                                nullptr, false);
+  } catch (const usage_error& e) {
+    doc = nlohmann::json::value_t::discarded;
+  }
   if (doc.is_discarded() || !doc.is_object()) {
     corrupt = true;
     fmt::print(stderr, "kbench: ignoring corrupt calibration cache {}\n", calibration_file().string());

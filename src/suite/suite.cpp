@@ -193,8 +193,10 @@ std::vector<shape_result> run_suite(const std::vector<suite_item>& plan, const s
       if (chosen.baseline && chosen.baseline->threads > 0)
         environment.push_back(chosen.baseline->environment());
       const worker_outcome outcome = run_worker(argv, options.timeout_per_shape_s, environment);
+      if (outcome.aborted) break;  // stopped at once: this shape was not measured, the ones before stand
       result = collect(plan[i], outcome, options.timeout_per_shape_s);
     }
+    if (workers_aborted()) break;  // its config or baseline choice was cut short: not a result
     result.config_source = chosen.config_source;
     result.tuning_s = chosen.tuning_s;
     result.tuning_evaluations = chosen.tuning_evaluations;

@@ -3,6 +3,7 @@
 #include <kbench/suite/baseline_tuning.hpp>
 #include <kbench/suite/detail/config_trial.hpp>
 #include <kbench/suite/detail/trial_server.hpp>
+#include <kbench/suite/detail/worker_process.hpp>
 #include <kbench/suite/registry.hpp>
 #include <kbench/suite/run_shape.hpp>
 #include <kbench/suite/worker_main.hpp>
@@ -188,6 +189,7 @@ std::optional<int> worker_main(int argc, char** argv,
         throw usage_error(fmt::format("this program cannot load spec file {}", file));
       load_definition_file(file);
     }
+    watch_parent();
     return run_worker(args);
   } catch (const usage_error& e) {
     fmt::print(stderr, "kbench: {}\n", e.what());

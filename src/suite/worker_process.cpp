@@ -12,11 +12,13 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <climits>
 #include <cstdlib>
 #include <cstring>
+#include <thread>
 
 extern char** environ;
 
@@ -44,7 +46,32 @@ struct pipe_pair {
   }
 };
 
+std::atomic<bool> g_aborted{false};
+static_assert(std::atomic<bool>::is_always_lock_free, "abort_workers is called from signal handlers");
+
+constexpr int abort_poll_ms = 100;  // [ms] how soon a waiting run_worker sees abort_workers()
+
 }  // namespace
+
+void abort_workers() noexcept {
+  g_aborted.store(true);
+}
+
+bool workers_aborted() noexcept {
+  return g_aborted.load();
+}
+
+void watch_parent() {
+  const char* expected_text = std::getenv(parent_pid_variable);
+  if (expected_text == nullptr) return;
+  const pid_t expected = static_cast<pid_t>(std::strtol(expected_text, nullptr, 10));
+  std::thread([expected] {
+    while (::getppid() == expected) std::this_thread::sleep_for(std::chrono::milliseconds(parent_poll_ms));
+    // Orphaned: this worker and anything it started (its own process group, as spawn_worker made it).
+    if (::getpgrp() == ::getpid()) ::kill(0, SIGKILL);
+    ::raise(SIGKILL);
+  }).detach();
+}
 
 std::string self_executable() {
   std::array<char, PATH_MAX> path{};
@@ -110,7 +137,9 @@ pid_t spawn_worker(const std::vector<std::string>& argv, int stdin_fd, int stdou
   std::vector<char*> args;
   for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
-  std::vector<std::string> env_strings = worker_environment(environment_overrides);
+  std::vector<std::string> overrides = environment_overrides;
+  overrides.push_back(fmt::format("{}={}", parent_pid_variable, ::getpid()));
+  std::vector<std::string> env_strings = worker_environment(overrides);
   std::vector<char*> env;
   for (auto& e : env_strings) env.push_back(e.data());
   env.push_back(nullptr);
@@ -125,6 +154,11 @@ pid_t spawn_worker(const std::vector<std::string>& argv, int stdin_fd, int stdou
 worker_outcome run_worker(const std::vector<std::string>& argv, double timeout_s,
                           const std::vector<std::string>& environment_overrides) {
   const auto started = std::chrono::steady_clock::now();
+  if (workers_aborted()) {
+    worker_outcome outcome;
+    outcome.aborted = true;
+    return outcome;
+  }
   pipe_pair out, err;
   const pid_t pid = spawn_worker(argv, -1, out.write_end, err.write_end, environment_overrides);
   out.close_write();
@@ -136,7 +170,12 @@ worker_outcome run_worker(const std::vector<std::string>& argv, double timeout_s
   int open_pipes = 2;
   std::array<char, 65536> chunk{};
   while (open_pipes > 0) {
-    int wait_ms = -1;
+    if (workers_aborted()) {
+      outcome.aborted = true;
+      ::kill(-pid, SIGKILL);
+      break;
+    }
+    int wait_ms = abort_poll_ms;
     if (timeout_s > 0) {
       const double left_s =
           timeout_s - std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
@@ -145,7 +184,7 @@ worker_outcome run_worker(const std::vector<std::string>& argv, double timeout_s
         ::kill(-pid, SIGKILL);  // the whole group: the worker and anything it started
         break;
       }
-      wait_ms = static_cast<int>(left_s * 1000) + 1;
+      wait_ms = static_cast<int>(std::min<double>(wait_ms, left_s * 1000 + 1));
     }
     const int ready = ::poll(fds.data(), fds.size(), wait_ms);
     if (ready < 0 && errno == EINTR) continue;
@@ -166,7 +205,7 @@ worker_outcome run_worker(const std::vector<std::string>& argv, double timeout_s
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
   if (WIFEXITED(status)) outcome.exit_code = WEXITSTATUS(status);
-  if (WIFSIGNALED(status) && !outcome.timed_out) outcome.signal = WTERMSIG(status);
+  if (WIFSIGNALED(status) && !outcome.timed_out && !outcome.aborted) outcome.signal = WTERMSIG(status);
   outcome.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return outcome;
 }

@@ -3,6 +3,7 @@
 #include <kbench/io/directories.hpp>
 #include <kbench/io/json_v3.hpp>
 #include <kbench/io/move_aside.hpp>
+#include <kbench/io/read_file.hpp>
 #include <kbench/tune/cache.hpp>
 
 #include <fmt/format.h>
@@ -40,12 +41,16 @@ std::string safe_name(const std::string& text) {
   return out;
 }
 
-std::optional<std::string> read_text(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
+/// The entry file's text: nullopt when there is none; `why` set when it exists and cannot be read.
+std::optional<std::string> read_text(const std::filesystem::path& path, std::string& why) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) return std::nullopt;
+  try {
+    return io::read_file(path, io::max_small_file_bytes, "tuning-cache entry");
+  } catch (const usage_error& e) {
+    why = e.what();
+    return std::string();
+  }
 }
 
 /// Parses one entry file; nullopt with `why` set when it is not a cache entry.
@@ -161,10 +166,11 @@ std::filesystem::path tuning_cache::path_of(const cache_key& key) const {
 cache_lookup tuning_cache::read(const cache_key& key) const {
   cache_lookup result;
   const std::filesystem::path path = path_of(key);
-  const std::optional<std::string> text = read_text(path);
-  if (!text) return result;  // a plain miss
   std::string why;
-  std::optional<cache_entry> entry = parse_entry(*text, why);
+  const std::optional<std::string> text = read_text(path, why);
+  if (!text) return result;  // a plain miss
+  std::optional<cache_entry> entry;
+  if (why.empty()) entry = parse_entry(*text, why);
   if (entry && entry->key != key) {
     entry.reset();
     why = "holds another key (a digest collision or a hand-edited file)";
@@ -199,9 +205,9 @@ std::vector<cache_entry> tuning_cache::entries() const {
   for (auto it = std::filesystem::recursive_directory_iterator(root, ec);
        !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
     if (!it->is_regular_file(ec) || it->path().extension() != ".json") continue;
-    const std::optional<std::string> text = read_text(it->path());
-    if (!text) continue;
     std::string why;
+    const std::optional<std::string> text = read_text(it->path(), why);
+    if (!text || !why.empty()) continue;
     if (auto entry = parse_entry(*text, why); entry && entry->complete) found.push_back(std::move(*entry));
   }
   return found;

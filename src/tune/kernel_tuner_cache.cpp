@@ -1,3 +1,4 @@
+#include <kbench/io/read_file.hpp>
 #include <kbench/error.hpp>
 #include <kbench/io/atomic_file.hpp>
 #include <kbench/tune/kernel_tuner_cache.hpp>
@@ -42,10 +43,7 @@ std::optional<json> read_existing(const std::filesystem::path& path) {
   if (!std::filesystem::is_regular_file(path)) {
     throw usage_error(fmt::format("{}: not a file; --kt-cache needs a file to write", path.string()));
   }
-  std::ifstream in(path);
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  std::string text = buffer.str();
+  std::string text = io::read_file(path, io::max_records_bytes, "Kernel Tuner cache");
   while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.pop_back();
   json doc = json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (doc.is_discarded() && !text.empty()) {

@@ -1,3 +1,4 @@
+#include <kbench/io/read_file.hpp>
 #include <kbench/build_config.hpp>
 #include <kbench/error.hpp>
 #include <kbench/stats.hpp>
@@ -49,13 +50,16 @@ std::string read_maybe_gzipped(const std::filesystem::path& path) {
     }
     if (n == 0) break;
     text.append(chunk, static_cast<std::size_t>(n));
+    if (text.size() > io::max_records_bytes) {
+      gzclose(file);
+      malformed(path.string(), fmt::format("more than {} MiB", io::max_records_bytes >> 20));
+    }
   }
   const int closed = gzclose(file);
   if (closed == Z_BUF_ERROR) malformed(path.string(), "truncated gzip data");
   if (closed != Z_OK) malformed(path.string(), "gzip error on close");
 #else
-  std::ifstream in(path, std::ios::binary);
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::string text = io::read_file(path, io::max_records_bytes, "tuning space");
   if (text.size() >= 2 && text[0] == '\x1f' && text[1] == '\x8b') {
     throw usage_error(fmt::format(
         "{}: gzip-compressed, and this kbench was built without zlib (KBENCH_WITH_ZLIB)", path.string()));

@@ -267,3 +267,33 @@ TEST(Cli, AnUnparsableJsonFileIsNeverOverwritten) {
 
 }  // namespace
 }  // namespace kbench::test
+
+namespace kbench::test {
+namespace {
+
+TEST(Cli, NoSubcommandOrAnUnknownOneListsTheSubcommandsAndExitsWithTwo) {
+  for (const std::string args : {"", "mesure", "regresions --db x"}) {
+    const auto r = run_kbench(args);
+    EXPECT_EQ(r.exit_code, 2) << "kbench " << args << ": " << r.output;
+    for (const char* sub : {"measure", "run", "tune", "history", "regressions", "report"}) {
+      EXPECT_NE(r.output.find(std::string("\n  ") + sub + " "), std::string::npos) << args << ": " << r.output;
+    }
+    if (!args.empty()) {
+      EXPECT_NE(r.output.find("unknown subcommand \"" + args.substr(0, args.find(' ')) + "\""), std::string::npos)
+          << r.output;
+    }
+  }
+  EXPECT_EQ(run_kbench("--version").exit_code, 0);
+}
+
+TEST(Cli, ErrorsNameNoSourceFileOfKbench) {
+  const auto dir = scratch_dir("no-source-place");
+  const auto r = run_kbench("measure --kernel exp --shape 1024 --backend cpu --repeat 5 --json " +
+                            (dir / "missing" / "r.json").string());
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_EQ(r.output.find(".cpp:"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find(".hpp:"), std::string::npos) << r.output;
+}
+
+}  // namespace
+}  // namespace kbench::test

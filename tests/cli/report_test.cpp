@@ -206,7 +206,7 @@ TEST(ReportCli, BadInputExitsWithTwoAndWritesNothing) {
       << r.output;
   r = run_kbench("report " + (dir / "missing.json").string() + out);
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_TRUE(contains(r.output, "cannot read results file")) << r.output;
+  EXPECT_TRUE(contains(r.output, "cannot read the results file")) << r.output;
   r = run_kbench("report " + (dir / "empty.json").string() + out);
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_TRUE(contains(r.output, "no results in " + (dir / "empty.json").string())) << r.output;

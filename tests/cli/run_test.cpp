@@ -2,6 +2,7 @@
 
 #include "cli/cpu_hogs.hpp"
 #include "cli/run_kbench.hpp"
+#include "cli/stop_signals.hpp"
 #include "support/v3_schema.hpp"
 
 #include <kbench/backends/cpu.hpp>
@@ -526,6 +527,117 @@ TEST(CliRunDb, StoresTheRecordsInTheHistoryAndRefusesAnUnreachableDatabase) {
   const auto bad = run("--kernel exp --backend cpu --num-shapes 1 --db postgresql://nobody@127.0.0.1:1/none");
   EXPECT_EQ(bad.exit_code, 2) << bad.output;
   EXPECT_EQ(bad.output.find("Total:"), std::string::npos) << bad.output;  // refused before running anything
+}
+
+}  // namespace
+}  // namespace kbench::test
+
+namespace kbench::test {
+namespace {
+
+TEST(CliRunSignals, SigtermStopsAfterTheShapeAndASecondStopsAtOnceWritingWhatWasMeasured) {
+  const auto dir = scratch_dir("run-sigterm");
+  const auto json = dir / "r.json";
+  const std::string marker = "KBENCH_TEST_MARK=sigterm-" + std::to_string(::getpid());
+  // The third shape hangs: the first SIGTERM (once the second shape is done) asks to stop after it, the
+  // second kills its worker; the two shapes before are written.
+  const auto r = run_and_signal(env + "KBENCH_INJECT_WORKER_FAULT=exp:2:hang", marker,
+                                "run --kernel exp --backend cpu --num-shapes 4 --target-ms 5 "
+                                "--timeout-per-kernel 300 --output " +
+                                    json.string(),
+                                dir / "log", "[2/4]", "TERM TERM");
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("stopping after the current shape"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("stopping now"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("Total: 2/2 shapes passed (interrupted: 2 of 4 shapes not run)"), std::string::npos)
+      << r.output;
+  ASSERT_TRUE(std::filesystem::exists(json)) << r.output;
+  std::set<std::string> shapes;
+  for (const auto& record : read_json(json)) shapes.insert(record.at("benchmark").at("extra_info").at("shape").get<std::string>());
+  EXPECT_EQ(shapes.size(), 2u) << r.output;
+  EXPECT_TRUE(wait_for([&] { return processes_marked(marker) == 0; }, 2)) << "a worker outlived kbench";
+  for (const auto& e : std::filesystem::directory_iterator(dir)) {
+    EXPECT_TRUE(e.path().filename() == "r.json" || e.path().filename() == "log") << e.path();
+  }
+}
+
+TEST(CliRunSignals, SigkillLeavesNoWorkerAndNoTemporaryFile) {
+  const auto dir = scratch_dir("run-sigkill");
+  const std::string marker = "KBENCH_TEST_MARK=sigkill-" + std::to_string(::getpid());
+  const auto r = run_and_signal(env + "KBENCH_INJECT_WORKER_FAULT=exp:1:hang", marker,
+                                "run --kernel exp --backend cpu --num-shapes 3 --target-ms 5 "
+                                "--timeout-per-kernel 300 --output " +
+                                    (dir / "r.json").string(),
+                                dir / "log", "[1/3]", "KILL");
+  EXPECT_EQ(r.exit_code, 128 + SIGKILL) << r.output;
+  EXPECT_TRUE(wait_for([&] { return processes_marked(marker) == 0; }, 2)) << "a worker outlived kbench";
+  for (const auto& e : std::filesystem::directory_iterator(dir)) {
+    EXPECT_EQ(e.path().filename(), "log") << "left behind: " << e.path();
+  }
+}
+
+}  // namespace
+}  // namespace kbench::test
+
+namespace kbench::test {
+namespace {
+
+TEST(CliRunOutput, AnOutputThatCannotBeWrittenIsRefusedBeforeAnythingRuns) {
+  const auto dir = scratch_dir("run-unwritable");
+  std::vector<std::pair<std::string, std::string>> refused{
+      {(dir / "missing" / "r.json").string(), "no directory"},
+      {dir.string(), "it is a directory"},
+      {"/proc/kbench-r.json", "cannot write the results file /proc/kbench-r.json"},
+      {"/sys/kbench-r.json", "cannot write the results file /sys/kbench-r.json"}};
+  if (::geteuid() != 0) {  // root writes into a read-only directory, so this one is a user's case only
+    std::filesystem::create_directories(dir / "read-only");
+    std::filesystem::permissions(dir / "read-only", std::filesystem::perms::owner_read |
+                                                        std::filesystem::perms::owner_exec);
+    refused.emplace_back((dir / "read-only" / "r.json").string(), "Permission denied");
+  }
+  for (const auto& [path, why] : refused) {
+    const auto r = run("--kernel exp --backend cpu --num-shapes 1 --target-ms 5 --output " + path);
+    EXPECT_EQ(r.exit_code, 2) << path << ": " << r.output;
+    EXPECT_NE(r.output.find(why), std::string::npos) << path << ": " << r.output;
+    EXPECT_EQ(r.output.find("[1/1]"), std::string::npos) << "measured before refusing " << path;
+  }
+  if (::geteuid() != 0) {
+    std::filesystem::permissions(dir / "read-only", std::filesystem::perms::owner_all,
+                                 std::filesystem::perm_options::replace);
+  }
+}
+
+TEST(CliRunOutput, ResultsThatCannotBeWrittenAtTheEndAreSavedInTheCacheDirectory) {
+  const auto dir = scratch_dir("run-rescue");
+  const auto cache = dir / "cache";
+  std::filesystem::create_directories(dir / "out");
+  // The output's directory disappears while the first shape is timed.
+  const std::string script = "KBENCH_CACHE_DIR=" + cache.string() + " " + std::string(KBENCH_EXE) +
+                             " run --kernel exp --backend cpu --num-shapes 2 --target-ms 5 --output " +
+                             (dir / "out" / "r.json").string() + " >" + (dir / "log").string() +
+                             " 2>&1 & p=$!; i=0; while ! grep -qF '[1/2]' " + (dir / "log").string() +
+                             " && [ $i -lt 1800 ]; do sleep 0.1; i=$((i+1)); done; rm -rf " +
+                             (dir / "out").string() + "; wait $p; echo \"exit status $?\"";
+  FILE* pipe = popen(script.c_str(), "r");
+  ASSERT_NE(pipe, nullptr);
+  std::string status;
+  std::array<char, 256> chunk{};
+  while (std::fgets(chunk.data(), static_cast<int>(chunk.size()), pipe) != nullptr) status += chunk.data();
+  pclose(pipe);
+  std::ifstream in(dir / "log");
+  const std::string log{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  EXPECT_EQ(status, "exit status 1\n") << log;
+  EXPECT_NE(log.find("could not write " + (dir / "out" / "r.json").string()), std::string::npos) << log;
+  const auto rescued = cache / "unsaved";
+  ASSERT_TRUE(std::filesystem::is_directory(rescued)) << log;
+  std::vector<std::filesystem::path> files;
+  for (const auto& e : std::filesystem::directory_iterator(rescued)) files.push_back(e.path());
+  ASSERT_EQ(files.size(), 1u) << log;
+  EXPECT_NE(log.find("saved in " + files[0].string()), std::string::npos) << log;
+  std::set<std::string> shapes;
+  for (const auto& record : read_json(files[0]))
+    shapes.insert(record.at("benchmark").at("extra_info").at("shape").get<std::string>());
+  EXPECT_EQ(shapes.size(), 2u) << log;
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "run_kbench.hpp"
+#include "stop_signals.hpp"
 #include "support/tuning_spaces.hpp"
 
 #include <gtest/gtest.h>
@@ -432,6 +433,22 @@ TEST(TuneCli, AShapeIsChosenByValueAsInMeasureOrByIndex) {
   EXPECT_EQ(both.exit_code, 2) << both.output;
   const auto negative = run_kbench("tune --kernel add --backend cpu --shape-index -1 --show-space");
   EXPECT_EQ(negative.exit_code, 2) << negative.output;
+}
+
+TEST(TuneCli, SigkillDuringATrialLeavesNoWorker) {
+  const auto [index, configs] = exp_shape_with_configs(2);
+  ASSERT_GE(index, 0) << "exp needs a cpu tuning space with 2 configs on some shape";
+  const fs::path cache = scratch_dir("tune-sigkill");
+  const std::string marker = "KBENCH_TEST_MARK=tune-sigkill-" + std::to_string(::getpid());
+  // The first config hangs: kbench is killed while its trial worker waits, and the worker must go too.
+  const auto r = run_and_signal(env_for(cache, "KBENCH_INJECT_TRIAL_FAULT='exp|" + configs[0] + "|hang'"),
+                                marker,
+                                "tune --kernel exp --shape-index " + std::to_string(index) +
+                                    " --backend cpu --strategy exhaustive --max-evals 2 --tune-target-ms 5 "
+                                    "--config-timeout 300",
+                                cache / "log", "Tuning exp", "KILL");
+  EXPECT_EQ(r.exit_code, 128 + SIGKILL) << r.output;
+  EXPECT_TRUE(wait_for([&] { return processes_marked(marker) == 0; }, 2)) << "a worker outlived kbench";
 }
 
 }  // namespace

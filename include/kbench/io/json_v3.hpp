@@ -60,14 +60,21 @@ struct record_context {
 /// Why `doc` is not a list of v3 records (empty string when it is).
 [[nodiscard]] std::string validate_records(const nlohmann::json& doc);
 
-/// Throws kbench::error saying why when `path` exists and is not a list of v3 records: what a command checks
-/// before it measures anything, so that it never overwrites a file it did not write (append_records checks
-/// again).
+/// Throws usage_error (exit status 2) saying why when `path` cannot be written (check_writable) or exists
+/// and is not a list of v3 records: what a command checks before it measures anything, so that it never
+/// overwrites a file it did not write (append_records checks again) and no run ends unable to save.
 void check_appendable(const std::filesystem::path& path);
 
 /// Appends `records` to the JSON list in `path`, creating it if absent. An existing file that is not a valid
 /// list of v3 records is never touched: throws kbench::error saying why. The file is replaced atomically
 /// (written beside it, flushed, renamed), so a crash never leaves it half-written.
 void append_records(const std::filesystem::path& path, const nlohmann::json& records);
+
+/// append_records, and when that fails at the end of a run (the disk filled, the directory went away):
+/// the records alone, written to <cache directory>/unsaved/<name>-<seconds>.json, so that a run's results
+/// are never lost to the last step. Returns where they went; `failure` says why `path` failed (empty when
+/// it did not). Throws only when the rescue fails too.
+[[nodiscard]] std::filesystem::path append_records_or_rescue(const std::filesystem::path& path,
+                                                             const nlohmann::json& records, std::string& failure);
 
 }  // namespace kbench::io

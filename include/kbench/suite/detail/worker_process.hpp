@@ -14,10 +14,30 @@ struct worker_outcome {
   int exit_code = -1;      // when it exited
   int signal = 0;          // when a signal killed it (SIGSEGV, ...), else 0
   bool timed_out = false;  // killed by us after the timeout
+  bool aborted = false;    // killed by us after abort_workers()
   std::string out;         // its standard output
   std::string err;         // its standard error
   double elapsed_s = 0;    // [s]
 };
+
+/// Makes every run_worker that is waiting kill its worker within a tenth of a second and return with
+/// `aborted` set, and every later one return so without starting one: what a second Ctrl-C or SIGTERM
+/// asks. Async-signal-safe (a lock-free flag).
+void abort_workers() noexcept;
+
+/// Whether abort_workers() was called.
+[[nodiscard]] bool workers_aborted() noexcept;
+
+/// The environment variable through which a worker learns the pid of the kbench that started it; a
+/// worker whose parent is gone (killed, even with SIGKILL) kills itself and its process group
+/// (watch_parent). PR_SET_PDEATHSIG cannot serve: it fires when the spawning *thread* ends, and tuning
+/// starts its compile workers from threads that end before the workers should.
+inline constexpr const char* parent_pid_variable = "KBENCH_PARENT_PID";
+
+/// In a worker: a thread that checks every parent_poll_ms whether the process that started it is still
+/// its parent, and kills this worker's process group when it is not. No-op where the variable is unset.
+void watch_parent();
+inline constexpr int parent_poll_ms = 100;  // [ms] how soon an orphaned worker ends
 
 /// Starts `argv` (argv[0] = the executable path) with worker_environment(environment_overrides), waits at
 /// most `timeout_s` seconds (<= 0: no limit), and collects its output. Throws kbench::error only when the
