@@ -12,7 +12,7 @@ packages=(
   libboost-dev libeigen3-dev            # header-only numerics: Boost.Math (history), Eigen (tuning GPs)
   zlib1g-dev                            # gzip-compressed tuning spaces (kbench tune --simulate)
   libtomlplusplus-dev libmuparser-dev libssl-dev  # kernels described in files: TOML, expressions, SHA-256
-  clang-format
+  clang-format clang libclang-rt-dev     # formatting; libFuzzer targets (the fuzz preset)
   libsqlite3-dev libpq-dev postgresql   # results history: SQLite, libpq, a local server for its tests
   chromium                              # kbench report's tests render the page in a real (headless) browser
   python3 python3-dev python3-venv      # the Python package (nanobind extension) and its virtual environment

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds kbench and runs every test layer: the release build's full ctest suite (unit, opencl on PoCL,
 # kernels against torch, CLI), the Python package's tests (pytest), then the unit tests under
-# address+undefined and thread sanitizers.
+# address+undefined and thread sanitizers, and the fuzz targets for a bounded time.
 # Usage: scripts/test.sh            (installs missing Debian packages first; needs root or sudo for that)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -29,4 +29,11 @@ for preset in asan tsan; do
   # PoCL and libtorch are not in these binaries; leaks are checked by ASan's LeakSanitizer.
   TSAN_OPTIONS="halt_on_error=1" ctest --preset "$preset" -j "$jobs"
 done
+
+echo "== fuzz build (libFuzzer targets for the parsers of outside input, clang)"
+cmake --preset fuzz >/dev/null
+cmake --build --preset fuzz -j "$jobs"
+echo "== fuzz (each target 30 s from its seeds; a crash or an escaped exception fails it)"
+ctest --preset fuzz -j "$jobs"
+grep -hE "^(Done|stat::number_of_executed_units)" build/fuzz/Testing/Temporary/LastTest.log || true
 echo "== all test layers passed"

@@ -206,10 +206,14 @@ int run(const run_command& command) {
     peak = cached_calibration(status->devices.front());
     if (!peak) {
       fmt::print(stderr,
-                 "[kbench] no bandwidth calibration of {} from the last {:g} days: running kbench calibrate "
-                 "once (about 20 s)\n",
+                 "[kbench] no bandwidth calibration of {} from the last {:g} days: calibrating once, for "
+                 "% peak BW (about 20 s; `kbench calibrate` does it ahead)\n",
                  status->devices.front().name, calibration_max_age_days);
-      peak = calibrate_device(open_device(options.backend));
+      peak = calibrate_device(open_device(options.backend), stream_default_elements,
+                              [](int round, int rounds, double triad_gbps) {
+                                fmt::print(stderr, "[kbench] calibrating: round {} of {}, triad {:.1f} GB/s\n",
+                                           round, rounds, triad_gbps);
+                              });
       try {
         store_calibration(*peak);
       } catch (const error& e) {  // the run uses it anyway; the next run calibrates again
@@ -273,8 +277,9 @@ int run(const run_command& command) {
           ++misses;
           plan_of_item.failure = runner::shape_status::cache_miss;
           plan_of_item.reason = chosen.message;
-          fmt::print(stderr, "[kbench] {} {}: {}", item.kernel->name,
-                     to_string(item.kernel->shapes[item.shape_index]), chosen.message);
+          // One line now; the key and the nearest cached entries are printed once, in the summary.
+          fmt::print(stderr, "[kbench] {} {}: cache miss (--assert-cache-hit); the key is in the summary\n",
+                     item.kernel->name, to_string(item.kernel->shapes[item.shape_index]));
           return plan_of_item;
         case runner::config_source::cache_hit:
           ++cache_hits;

@@ -41,12 +41,14 @@ const nlohmann::json& first_runner(const nlohmann::json& record) {
 }  // namespace
 
 nlohmann::json read_results_file(const std::filesystem::path& path) {
-  const std::string text = io::read_file(path, io::max_records_bytes, "results file");
+  return parse_results(io::read_file(path, io::max_records_bytes, "results file"), path.string());
+}
+
+nlohmann::json parse_results(const std::string& text, const std::string& origin) {
   nlohmann::json doc = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (doc.is_discarded())
-    throw usage_error(fmt::format("{} is not JSON (expected a list of v3 records)", path.string()));
+  if (doc.is_discarded()) throw usage_error(fmt::format("{} is not JSON (expected a list of v3 records)", origin));
   if (std::string why = io::validate_records(doc); !why.empty()) {
-    throw usage_error(fmt::format("{} is not a list of v3 records: {}", path.string(), why));
+    throw usage_error(fmt::format("{} is not a list of v3 records: {}", origin, why));
   }
   for (const auto& record : doc) {
     (void)values_of(record);  // rejects non-numeric samples before anything is stored

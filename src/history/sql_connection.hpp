@@ -28,6 +28,11 @@ class sql_connection {
 
   /// The statement that opens a write transaction (SQLite takes its write lock up front).
   [[nodiscard]] virtual std::string_view begin_statement() const = 0;
+
+  /// The statement run next in every transaction so that writers take turns (empty: begin_statement locks
+  /// already). Without it, concurrent writers of one PostgreSQL database (nightly shards adding at once)
+  /// fail: on the schema creation race and on unique violations of rows another writer added meanwhile.
+  [[nodiscard]] virtual std::string_view write_lock_statement() const { return {}; }
 };
 
 /// One transaction: rolled back on destruction unless committed, so an exception never leaves half a write.
@@ -35,6 +40,14 @@ class transaction {
  public:
   explicit transaction(sql_connection& connection) : m_connection(connection) {
     m_connection.query(std::string(m_connection.begin_statement()));
+    if (const auto lock = m_connection.write_lock_statement(); !lock.empty()) {
+      try {
+        m_connection.query(std::string(lock));
+      } catch (...) {
+        m_connection.query("ROLLBACK");
+        throw;
+      }
+    }
   }
   transaction(const transaction&) = delete;
   transaction& operator=(const transaction&) = delete;

@@ -11,6 +11,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <regex>
 #include <system_error>
 
 namespace kbench::history {
@@ -36,19 +37,32 @@ std::string default_database_url() {
   return default_database_path().string();
 }
 
+bool is_postgres_keyword_string(const std::string& url) {
+  static const std::regex keyword_first(R"(^\s*[A-Za-z_]+\s*=)");
+  return std::regex_search(url, keyword_first);
+}
+
 std::string redact_url(const std::string& url) {
-  const auto scheme_end = url.find("://");
-  if (scheme_end == std::string::npos) return url;
-  const auto at = url.find('@', scheme_end + 3);
-  if (at == std::string::npos) return url;
-  const auto colon = url.find(':', scheme_end + 3);
-  if (colon == std::string::npos || colon > at) return url;
-  return url.substr(0, colon + 1) + "***" + url.substr(at);
+  // libpq's credential keywords: in a URL's query (?password=...&) and in a key=value string, where a value
+  // may be quoted ('it''s', with backslash escapes).
+  static const std::regex in_query(R"(([?&](?:ssl)?password=)[^&]*)", std::regex::icase);
+  static const std::regex in_keywords(R"(((?:^|\s)(?:ssl)?password\s*=\s*)('(?:[^'\\]|\\.)*'|\S*))",
+                                      std::regex::icase);
+  if (is_postgres_keyword_string(url)) return std::regex_replace(url, in_keywords, "$1***");
+  std::string redacted = std::regex_replace(url, in_query, "$1***");
+  const auto scheme_end = redacted.find("://");
+  if (scheme_end == std::string::npos) return redacted;
+  const auto authority_end = redacted.find_first_of("/?", scheme_end + 3);
+  const auto at = redacted.rfind('@', authority_end);
+  if (at == std::string::npos || at < scheme_end + 3) return redacted;
+  const auto colon = redacted.find(':', scheme_end + 3);
+  if (colon == std::string::npos || colon > at) return redacted;
+  return redacted.substr(0, colon + 1) + "***" + redacted.substr(at);
 }
 
 std::unique_ptr<store> open_store(const std::string& requested, store_access access) {
   const std::string url = requested.empty() ? default_database_url() : requested;
-  if (starts_with(url, "postgresql://") || starts_with(url, "postgres://")) {
+  if (starts_with(url, "postgresql://") || starts_with(url, "postgres://") || is_postgres_keyword_string(url)) {
     return detail::make_sql_store(detail::open_postgres(url), redact_url(url), access);
   }
   std::filesystem::path path;

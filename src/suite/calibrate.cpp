@@ -55,7 +55,8 @@ void check_stream_results(const buffer_ptr& a, const buffer_ptr& b, const buffer
 
 }  // namespace
 
-calibration calibrate_device(const device_ptr& device, std::size_t elements) {
+calibration calibrate_device(const device_ptr& device, std::size_t elements,
+                             const std::function<void(int, int, double)>& on_round) {
   elements = (elements + 3) / 4 * 4;  // whole float4 vectors
   const std::size_t bytes = elements * sizeof(float);
   const auto [a, b, c] = make_stream_arrays(device, elements);
@@ -110,6 +111,7 @@ calibration calibrate_device(const device_ptr& device, std::size_t elements) {
     }
     result.copy_low_gbps = std::min(result.copy_low_gbps, copy);
     result.triad_low_gbps = std::min(result.triad_low_gbps, triad);
+    if (on_round) on_round(round + 1, calibration_rounds, triad);
   }
   check_stream_results(a, b, c, elements, calibration_rounds);
   result.timestamp =

@@ -86,7 +86,8 @@ std::vector<std::string> space::violations(const config& values, const device_in
       violated.push_back(fmt::format("{} is not a value of parameter '{}'", it->second, p.name()));
     }
   }
-  for (const auto& [name, value] : values) {
+  for (const auto& entry : values) {
+    const std::string& name = entry.first;
     const bool known = std::any_of(m_parameters.begin(), m_parameters.end(),
                                    [&](const parameter& p) { return p.name() == name; });
     if (!known) violated.push_back(fmt::format("'{}' is not a tuning parameter", name));

@@ -627,6 +627,9 @@ TEST(CliRunOutput, ResultsThatCannotBeWrittenAtTheEndAreSavedInTheCacheDirectory
   std::ifstream in(dir / "log");
   const std::string log{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
   EXPECT_EQ(status, "exit status 1\n") << log;
+  // A fresh cache: the calibration says what it does, round by round.
+  EXPECT_NE(log.find("calibrating once, for % peak BW (about 20 s"), std::string::npos) << log;
+  EXPECT_NE(log.find("calibrating: round 5 of 5, triad "), std::string::npos) << log;
   EXPECT_NE(log.find("could not write " + (dir / "out" / "r.json").string()), std::string::npos) << log;
   const auto rescued = cache / "unsaved";
   ASSERT_TRUE(std::filesystem::is_directory(rescued)) << log;

@@ -11,6 +11,8 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <regex>
 
 namespace kbench::test {
 namespace {
@@ -69,6 +71,35 @@ TEST(HistoryPostgres, AFailedAddLeavesNothingBehind) {
   KBENCH_NEED_POSTGRES();
   fresh_database db("atomic");
   check_add_is_atomic(db.url());
+}
+
+TEST(HistoryPostgres, EightConcurrentWritersAllLand) {
+  KBENCH_NEED_POSTGRES();
+  fresh_database db("concurrent");
+  check_concurrent_writers(db.url(), 8);
+}
+
+TEST(HistoryPostgres, AKeyValueConnectionStringReachesTheServerAndCreatesNoFile) {
+  KBENCH_NEED_POSTGRES();
+  fresh_database db("keywords");
+  // The same database as libpq keywords: user, host, port and database taken from the test server's URL.
+  std::smatch part;
+  const std::string& url = db.url();
+  ASSERT_TRUE(std::regex_search(url, part, std::regex(R"(://(?:([^:@/]+)@)?([^:/?]+)(?::(\d+))?/([^?]+))")))
+      << url;
+  std::string keywords = "host=" + part[2].str() + " dbname=" + part[4].str();
+  if (part[1].matched) keywords += " user=" + part[1].str();
+  if (part[3].matched) keywords += " port=" + part[3].str();
+  check_round_trip(keywords);
+  EXPECT_FALSE(std::filesystem::exists(keywords)) << "taken as a SQLite path";
+  try {
+    (void)history::open_store("hots=nowhere password=hunter2");
+    FAIL() << "a misspelt keyword was accepted";
+  } catch (const usage_error& e) {
+    EXPECT_NE(std::string(e.what()).find("hots"), std::string::npos) << e.what();
+    EXPECT_EQ(std::string(e.what()).find("hunter2"), std::string::npos) << e.what();
+  }
+  EXPECT_FALSE(std::filesystem::exists("hots=nowhere password=hunter2"));
 }
 
 TEST(HistoryPostgres, AnUnreachableServerIsAUsageError) {

@@ -9,6 +9,11 @@
 
 #include <gtest/gtest.h>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
 #include <map>
 
 namespace kbench::test {
@@ -72,6 +77,40 @@ inline void check_add_is_atomic(const std::string& url) {
   runs.push_back(bad[0]);
   EXPECT_ANY_THROW(db->add(runs));
   EXPECT_TRUE(db->series().empty()) << "the first run was rolled back too";
+}
+
+/// `writers` processes open the fresh database `url` at once (so the schema is created concurrently too) and
+/// each adds its own run of the same series, as nightly shards do: every add must land.
+inline void check_concurrent_writers(const std::string& url, int writers) {
+  using namespace kbench::history;
+  std::vector<pid_t> children;
+  for (int w = 0; w < writers; ++w) {
+    const pid_t pid = ::fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+      int status = 0;
+      try {
+        auto db = open_store(url);
+        const add_summary added = db->add(runs_from_records(sample_run(1764500000 + w, 1.0 + w, 5), "shard"));
+        status = added.runs_added == 1 ? 0 : 3;
+      } catch (const std::exception& e) {
+        std::fprintf(stderr, "writer %d: %s\n", w, e.what());
+        status = 1;
+      }
+      std::_Exit(status);
+    }
+    children.push_back(pid);
+  }
+  int failed = 0;
+  for (const pid_t pid : children) {
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) ++failed;
+  }
+  EXPECT_EQ(failed, 0) << "of " << writers << " concurrent writers";
+  const auto all = open_store(url, store_access::read_only)->series();
+  ASSERT_FALSE(all.empty());
+  for (const auto& s : all) EXPECT_EQ(s.points.size(), static_cast<std::size_t>(writers)) << s.key.metric;
 }
 
 }  // namespace kbench::test

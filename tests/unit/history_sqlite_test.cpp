@@ -77,5 +77,24 @@ TEST(HistoryUrl, RedactHidesOnlyThePassword) {
   EXPECT_EQ(history::redact_url("/tmp/h.db"), "/tmp/h.db");
 }
 
+TEST(HistoryUrl, RedactHidesPasswordsInTheQueryAndInKeyValueStrings) {
+  EXPECT_EQ(history::redact_url("postgresql://kb@h/db?password=s3cret&sslmode=require"),
+            "postgresql://kb@h/db?password=***&sslmode=require");
+  EXPECT_EQ(history::redact_url("postgres://h/db?sslmode=require&sslpassword=k3y"),
+            "postgres://h/db?sslmode=require&sslpassword=***");
+  EXPECT_EQ(history::redact_url("postgresql://kb:pw@h/db?password=two"), "postgresql://kb:***@h/db?password=***");
+  EXPECT_EQ(history::redact_url("host=h dbname=kbench password=s3cret user=kb"),
+            "host=h dbname=kbench password=*** user=kb");
+  EXPECT_EQ(history::redact_url("host=h password = 'it\\'s secret' user=kb"), "host=h password = *** user=kb");
+  EXPECT_TRUE(history::is_postgres_keyword_string("host=h dbname=kbench"));
+  EXPECT_FALSE(history::is_postgres_keyword_string("/tmp/a=b.db"));
+  EXPECT_FALSE(history::is_postgres_keyword_string("sqlite:///tmp/h.db"));
+}
+
+TEST(HistorySqlite, FourConcurrentWritersAllLand) {
+  const auto dir = test::scratch_dir("sqlite-concurrent");
+  check_concurrent_writers("sqlite://" + (dir / "h.db").string(), 4);
+}
+
 }  // namespace
 }  // namespace kbench::test

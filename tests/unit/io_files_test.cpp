@@ -10,7 +10,10 @@
 
 #include <gtest/gtest.h>
 
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -106,6 +109,31 @@ TEST(ReadFile, RefusesAFileAboveTheLimitAndADirectoryAndAMissingPath) {
   EXPECT_EQ(read_file(dir / "big", 4096, "results file").size(), 2048u);
   EXPECT_THROW((void)read_file(dir, 1024, "results file"), usage_error);
   EXPECT_THROW((void)read_file(dir / "missing", 1024, "results file"), usage_error);
+}
+
+}  // namespace
+}  // namespace kbench::io
+
+namespace kbench::io {
+namespace {
+
+TEST(AtomicFile, AKillDuringAWriteLeavesTheOldFileOrTheNewOneAndNoTemporary) {
+  const fs::path dir = test::scratch_dir("atomic-kill");
+  write_file_atomically(dir / "big.json", "old");
+  const std::string big(std::size_t{64} << 20, 'x');  // [bytes] long enough to be killed mid-write
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    for (;;) write_file_atomically(dir / "big.json", big);
+  }
+  ::usleep(300000);
+  ::kill(child, SIGKILL);
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  EXPECT_TRUE(WIFSIGNALED(status));
+  EXPECT_EQ(names_in(dir), std::set<std::string>{"big.json"});
+  const auto size = fs::file_size(dir / "big.json");
+  EXPECT_TRUE(size == 3 || size == big.size()) << size;
 }
 
 }  // namespace

@@ -15,6 +15,9 @@ namespace kbench::history {
 /// records throws kbench::usage_error naming the file and the reason.
 [[nodiscard]] nlohmann::json read_results_file(const std::filesystem::path& path);
 
+/// The same for text already read; `origin` names it in messages (a path, "<stdin>").
+[[nodiscard]] nlohmann::json parse_results(const std::string& text, const std::string& origin);
+
 /// The series key of one v3 record (fields that are absent are "").
 [[nodiscard]] series_key key_of(const nlohmann::json& record);
 

@@ -63,6 +63,8 @@ enum class store_access { read_write, read_only };
 
 /// Opens the database `url` (read_write: creating it and its schema if needed):
 ///   postgresql://user@host:port/db or postgres://...  PostgreSQL through libpq
+///   host=... dbname=... (libpq's key=value string)      PostgreSQL too: a string that starts with
+///                                                      "keyword=" is never taken as a file name
 ///   sqlite:///path/to/file.db or a plain path          SQLite
 ///   empty                                              default_database_url()
 /// A database that cannot be reached or opened, or a file that is not a SQLite database, throws
@@ -74,7 +76,11 @@ enum class store_access { read_write, read_only };
 /// $KBENCH_DB when set, else ~/.local/share/kbench/history.db ($XDG_DATA_HOME honoured).
 [[nodiscard]] std::string default_database_url();
 
-/// `url` with the password of a postgresql:// URL replaced by "***", for messages.
+/// `url` with every credential replaced by "***", for messages: the password of a postgresql:// URL's user,
+/// password= and sslpassword= in its query, and the same keywords in a key=value connection string.
 [[nodiscard]] std::string redact_url(const std::string& url);
+
+/// Whether `url` is a libpq key=value connection string ("host=db.example dbname=kbench").
+[[nodiscard]] bool is_postgres_keyword_string(const std::string& url);
 
 }  // namespace kbench::history

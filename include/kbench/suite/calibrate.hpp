@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -44,8 +45,11 @@ inline constexpr std::size_t calibrations_kept = 20;
 /// Measures `device` (cpu, opencl or cuda) with arrays of `elements` floats (default 2^25 = 128 MiB each):
 /// copy and triad alternate over 5 rounds of 100 ms of calls each; the best round is the peak. On the cpu
 /// backend each round times both with normal and with non-temporal stores and keeps the faster.
-[[nodiscard]] calibration calibrate_device(const device_ptr& device,
-                                           std::size_t elements = stream_default_elements);
+/// `on_round(round, rounds, triad_gbps)`, when given, hears of each round as it ends (1-based), for
+/// progress: on a host of many cores a calibration takes tens of seconds.
+[[nodiscard]] calibration calibrate_device(
+    const device_ptr& device, std::size_t elements = stream_default_elements,
+    const std::function<void(int round, int rounds, double triad_gbps)>& on_round = {});
 
 /// The peak of this backend and device: the best (highest triad) of its cached calibrations younger than
 /// calibration_max_age_days, with its date and `calibrations` saying how many it was the best of; nullopt
