@@ -11,10 +11,10 @@
 #include <kbench/io/json_v3.hpp>
 #include <kbench/suite/baseline_tuning.hpp>
 #include <kbench/suite/calibrate.hpp>
+#include <kbench/suite/detail/worker_process.hpp>
 #include <kbench/suite/registry.hpp>
 #include <kbench/suite/shard.hpp>
 #include <kbench/suite/suite.hpp>
-#include <kbench/suite/detail/worker_process.hpp>
 #include <kbench/suite/triad_probe.hpp>
 #include <kbench/suite/tune_shape.hpp>
 #include <kbench/suite/v3_records.hpp>
@@ -209,11 +209,12 @@ int run(const run_command& command) {
                  "[kbench] no bandwidth calibration of {} from the last {:g} days: calibrating once, for "
                  "% peak BW (about 20 s; `kbench calibrate` does it ahead)\n",
                  status->devices.front().name, calibration_max_age_days);
-      peak = calibrate_device(open_device(options.backend), stream_default_elements,
-                              [](int round, int rounds, double triad_gbps) {
-                                fmt::print(stderr, "[kbench] calibrating: round {} of {}, triad {:.1f} GB/s\n",
-                                           round, rounds, triad_gbps);
-                              });
+      peak =
+          calibrate_device(open_device(options.backend), stream_default_elements,
+                           [](int round, int rounds, double triad_gbps) {
+                             fmt::print(stderr, "[kbench] calibrating: round {} of {}, triad {:.1f} GB/s\n",
+                                        round, rounds, triad_gbps);
+                           });
       try {
         store_calibration(*peak);
       } catch (const error& e) {  // the run uses it anyway; the next run calibrates again

@@ -170,7 +170,9 @@ int main(int argc, char** argv) {
   }();
   if (argc < 2 || unknown_subcommand) {
     if (unknown_subcommand) fmt::print(stderr, "kbench: unknown subcommand \"{}\"\n", argv[1]);
-    fmt::print(stderr, "Usage: kbench SUBCOMMAND [OPTIONS] (kbench SUBCOMMAND --help for its options)\n\nSubcommands:\n");
+    fmt::print(
+        stderr,
+        "Usage: kbench SUBCOMMAND [OPTIONS] (kbench SUBCOMMAND --help for its options)\n\nSubcommands:\n");
     for (const auto* sub : app.get_subcommands({})) {
       fmt::print(stderr, "  {:<12} {}\n", sub->get_name(), sub->get_description());
     }

@@ -1,9 +1,9 @@
 // v3 result files -> runs and points (see records.hpp).
 
-#include <kbench/io/read_file.hpp>
 #include <kbench/error.hpp>
 #include <kbench/history/records.hpp>
 #include <kbench/io/json_v3.hpp>
+#include <kbench/io/read_file.hpp>
 #include <kbench/stats.hpp>
 
 #include <cmath>
@@ -46,7 +46,8 @@ nlohmann::json read_results_file(const std::filesystem::path& path) {
 
 nlohmann::json parse_results(const std::string& text, const std::string& origin) {
   nlohmann::json doc = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (doc.is_discarded()) throw usage_error(fmt::format("{} is not JSON (expected a list of v3 records)", origin));
+  if (doc.is_discarded())
+    throw usage_error(fmt::format("{} is not JSON (expected a list of v3 records)", origin));
   if (std::string why = io::validate_records(doc); !why.empty()) {
     throw usage_error(fmt::format("{} is not a list of v3 records: {}", origin, why));
   }

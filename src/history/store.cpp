@@ -62,7 +62,8 @@ std::string redact_url(const std::string& url) {
 
 std::unique_ptr<store> open_store(const std::string& requested, store_access access) {
   const std::string url = requested.empty() ? default_database_url() : requested;
-  if (starts_with(url, "postgresql://") || starts_with(url, "postgres://") || is_postgres_keyword_string(url)) {
+  if (starts_with(url, "postgresql://") || starts_with(url, "postgres://") ||
+      is_postgres_keyword_string(url)) {
     return detail::make_sql_store(detail::open_postgres(url), redact_url(url), access);
   }
   std::filesystem::path path;

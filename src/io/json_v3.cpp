@@ -1,17 +1,17 @@
-#include <kbench/io/directories.hpp>
-#include <kbench/io/read_file.hpp>
 #include <kbench/build_config.hpp>
 #include <kbench/error.hpp>
 #include <kbench/io/atomic_file.hpp>
+#include <kbench/io/directories.hpp>
 #include <kbench/io/json_v3.hpp>
+#include <kbench/io/read_file.hpp>
 
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cerrno>
+#include <chrono>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -247,7 +247,8 @@ nlohmann::json existing_records(const std::filesystem::path& path) {
   const std::string text = read_file(path, max_records_bytes, "results file");
   nlohmann::json existing = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (existing.is_discarded()) {
-    throw usage_error(fmt::format("{} exists and is not valid JSON; refusing to overwrite it", path.string()));
+    throw usage_error(
+        fmt::format("{} exists and is not valid JSON; refusing to overwrite it", path.string()));
   }
   if (std::string why = validate_records(existing); !why.empty()) {
     throw usage_error(fmt::format("{} exists and is not a list of v3 records ({}); refusing to overwrite it",
@@ -268,8 +269,8 @@ void append_records(const std::filesystem::path& path, const nlohmann::json& rec
   write_file_atomically(path, all.dump(2) + "\n");
 }
 
-std::filesystem::path append_records_or_rescue(const std::filesystem::path& path, const nlohmann::json& records,
-                                               std::string& failure) {
+std::filesystem::path append_records_or_rescue(const std::filesystem::path& path,
+                                               const nlohmann::json& records, std::string& failure) {
   failure.clear();
   try {
     if (path.empty()) throw usage_error("no results file was given");
@@ -285,7 +286,8 @@ std::filesystem::path append_records_or_rescue(const std::filesystem::path& path
   std::filesystem::create_directories(rescue_dir);
   std::filesystem::path rescue;
   for (int n = 1; rescue.empty() || std::filesystem::exists(rescue); ++n) {
-    rescue = rescue_dir / fmt::format("{}-{}{}.json", path.empty() ? "results" : path.stem().string(), stamp, n == 1 ? "" : fmt::format("-{}", n));
+    rescue = rescue_dir / fmt::format("{}-{}{}.json", path.empty() ? "results" : path.stem().string(), stamp,
+                                      n == 1 ? "" : fmt::format("-{}", n));
   }
   write_file_atomically(rescue, records.dump(2) + "\n");
   return rescue;

@@ -1,5 +1,5 @@
-#include <kbench/io/read_file.hpp>
 #include <kbench/error.hpp>
+#include <kbench/io/read_file.hpp>
 #include <kbench/spec/kernel_spec.hpp>
 
 #include "spec/detail/content_hash.hpp"
@@ -17,7 +17,7 @@ namespace kbench::spec {
 
 namespace {
 
-constexpr int max_reference_depth = 4;                     // spec -> reference spec -> ...: deeper is a loop
+constexpr int max_reference_depth = 4;  // spec -> reference spec -> ...: deeper is a loop
 
 /// The file's text; throws usage_error naming `what` and the file when it is missing or too large.
 std::string read_text(const std::filesystem::path& file, std::string_view what) {

@@ -136,8 +136,8 @@ nlohmann::json read_calibrations(bool& corrupt) {
   if (!std::filesystem::exists(calibration_file(), ec)) return nlohmann::json::object();
   nlohmann::json doc;
   try {
-    doc = nlohmann::json::parse(io::read_file(calibration_file(), io::max_small_file_bytes, "calibration cache"),
-                                nullptr, false);
+    doc = nlohmann::json::parse(
+        io::read_file(calibration_file(), io::max_small_file_bytes, "calibration cache"), nullptr, false);
   } catch (const usage_error& e) {
     doc = nlohmann::json::value_t::discarded;
   }

@@ -185,9 +185,9 @@ std::vector<trial_outcome> trial_server::run(const trial_request& request, doubl
     }
     std::array<pollfd, 2> fds{{{m_from_worker, POLLIN, 0}, {m_worker_errors, POLLIN, 0}}};
     constexpr double abort_poll_ms = 100;  // [ms] how soon a waiting trial sees abort_workers()
-    const int ready = ::poll(fds.data(), m_worker_errors >= 0 ? 2 : 1,
-                             static_cast<int>(timeout_s > 0 ? std::min(abort_poll_ms, left_s * 1000 + 1)
-                                                            : abort_poll_ms));
+    const int ready =
+        ::poll(fds.data(), m_worker_errors >= 0 ? 2 : 1,
+               static_cast<int>(timeout_s > 0 ? std::min(abort_poll_ms, left_s * 1000 + 1) : abort_poll_ms));
     if (ready < 0 && errno == EINTR) continue;
     if (ready < 0) return fail_dead();
     if (m_worker_errors >= 0 && (fds[1].revents & (POLLIN | POLLHUP | POLLERR)) != 0) {

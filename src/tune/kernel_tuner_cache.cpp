@@ -1,6 +1,6 @@
-#include <kbench/io/read_file.hpp>
 #include <kbench/error.hpp>
 #include <kbench/io/atomic_file.hpp>
+#include <kbench/io/read_file.hpp>
 #include <kbench/tune/kernel_tuner_cache.hpp>
 
 #include <fmt/format.h>

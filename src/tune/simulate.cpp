@@ -1,6 +1,6 @@
-#include <kbench/io/read_file.hpp>
 #include <kbench/build_config.hpp>
 #include <kbench/error.hpp>
+#include <kbench/io/read_file.hpp>
 #include <kbench/stats.hpp>
 #include <kbench/tune/search.hpp>
 #include <kbench/tune/simulate.hpp>

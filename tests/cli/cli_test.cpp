@@ -276,10 +276,12 @@ TEST(Cli, NoSubcommandOrAnUnknownOneListsTheSubcommandsAndExitsWithTwo) {
     const auto r = run_kbench(args);
     EXPECT_EQ(r.exit_code, 2) << "kbench " << args << ": " << r.output;
     for (const char* sub : {"measure", "run", "tune", "history", "regressions", "report"}) {
-      EXPECT_NE(r.output.find(std::string("\n  ") + sub + " "), std::string::npos) << args << ": " << r.output;
+      EXPECT_NE(r.output.find(std::string("\n  ") + sub + " "), std::string::npos)
+          << args << ": " << r.output;
     }
     if (!args.empty()) {
-      EXPECT_NE(r.output.find("unknown subcommand \"" + args.substr(0, args.find(' ')) + "\""), std::string::npos)
+      EXPECT_NE(r.output.find("unknown subcommand \"" + args.substr(0, args.find(' ')) + "\""),
+                std::string::npos)
           << r.output;
     }
   }

@@ -63,7 +63,8 @@ TEST(HistoryCli, ResultsThatAreNotV3JsonExitWithTwoAndStoreNothing) {
   EXPECT_EQ(r.output, "kbench: the results file " + dir.string() + " is a directory\n");
   r = run_kbench("history add /dev/zero --db " + db);
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_TRUE(contains(r.output, "/dev/zero holds more than kbench reads (the limit is 512 MiB)")) << r.output;
+  EXPECT_TRUE(contains(r.output, "/dev/zero holds more than kbench reads (the limit is 512 MiB)"))
+      << r.output;
   // A field of the wrong type is refused with its path, not read as 0 (a run of 1970 that the next such file
   // would collide with and be skipped as "already stored").
   nlohmann::json typed = sample_run(1764500000, 1.0);

@@ -553,7 +553,8 @@ TEST(CliRunSignals, SigtermStopsAfterTheShapeAndASecondStopsAtOnceWritingWhatWas
       << r.output;
   ASSERT_TRUE(std::filesystem::exists(json)) << r.output;
   std::set<std::string> shapes;
-  for (const auto& record : read_json(json)) shapes.insert(record.at("benchmark").at("extra_info").at("shape").get<std::string>());
+  for (const auto& record : read_json(json))
+    shapes.insert(record.at("benchmark").at("extra_info").at("shape").get<std::string>());
   EXPECT_EQ(shapes.size(), 2u) << r.output;
   EXPECT_TRUE(wait_for([&] { return processes_marked(marker) == 0; }, 2)) << "a worker outlived kbench";
   for (const auto& e : std::filesystem::directory_iterator(dir)) {
@@ -591,8 +592,8 @@ TEST(CliRunOutput, AnOutputThatCannotBeWrittenIsRefusedBeforeAnythingRuns) {
       {"/sys/kbench-r.json", "cannot write the results file /sys/kbench-r.json"}};
   if (::geteuid() != 0) {  // root writes into a read-only directory, so this one is a user's case only
     std::filesystem::create_directories(dir / "read-only");
-    std::filesystem::permissions(dir / "read-only", std::filesystem::perms::owner_read |
-                                                        std::filesystem::perms::owner_exec);
+    std::filesystem::permissions(dir / "read-only",
+                                 std::filesystem::perms::owner_read | std::filesystem::perms::owner_exec);
     refused.emplace_back((dir / "read-only" / "r.json").string(), "Permission denied");
   }
   for (const auto& [path, why] : refused) {

@@ -44,26 +44,28 @@ bool wait_for(Predicate done, double limit_s) {
 }
 
 /// Runs `kbench ARGS` in the background (stdout and stderr to `log`) with `env_prefix` and `marker` set,
-/// waits until `log` holds `ready_text` (at most 180 s) and 2 s more, then sends `signals` ("TERM", "TERM TERM",
-/// "KILL") a second apart; returns its exit status and log.
+/// waits until `log` holds `ready_text` (at most 180 s) and 2 s more, then sends `signals` ("TERM", "TERM
+/// TERM", "KILL") a second apart; returns its exit status and log.
 inline process_result run_and_signal(const std::string& env_prefix, const std::string& marker,
                                      const std::string& args, const std::filesystem::path& log,
                                      const std::string& ready_text, const std::string& signals) {
-  const std::string script =
-      env_prefix + " " + marker + " " + std::string(KBENCH_EXE) + " " + args + " >" + log.string() +
-      " 2>&1 & p=$!; i=0; while ! grep -qF '" + ready_text + "' " + log.string() +
-      " && [ $i -lt 1800 ]; do sleep 0.1; i=$((i+1)); done; sleep 2; for s in " + signals +
-      "; do kill -$s $p; sleep 1; done; wait $p; echo \"exit status $?\"";
+  const std::string script = env_prefix + " " + marker + " " + std::string(KBENCH_EXE) + " " + args + " >" +
+                             log.string() + " 2>&1 & p=$!; i=0; while ! grep -qF '" + ready_text + "' " +
+                             log.string() +
+                             " && [ $i -lt 1800 ]; do sleep 0.1; i=$((i+1)); done; sleep 2; for s in " +
+                             signals + "; do kill -$s $p; sleep 1; done; wait $p; echo \"exit status $?\"";
   process_result result;
   FILE* pipe = popen(script.c_str(), "r");
   if (pipe == nullptr) return result;
   std::array<char, 4096> chunk{};
-  while (std::fgets(chunk.data(), static_cast<int>(chunk.size()), pipe) != nullptr) result.output += chunk.data();
+  while (std::fgets(chunk.data(), static_cast<int>(chunk.size()), pipe) != nullptr)
+    result.output += chunk.data();
   pclose(pipe);
   const auto status_at = result.output.rfind("exit status ");
   if (status_at != std::string::npos) result.exit_code = std::stoi(result.output.substr(status_at + 12));
   std::ifstream in(log);
-  result.output = std::string{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()} + result.output;
+  result.output =
+      std::string{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()} + result.output;
   return result;
 }
 

@@ -445,12 +445,12 @@ TEST(TuneCli, SigkillDuringATrialLeavesNoWorker) {
   const fs::path cache = scratch_dir("tune-sigkill");
   const std::string marker = "KBENCH_TEST_MARK=tune-sigkill-" + std::to_string(::getpid());
   // The first config hangs: kbench is killed while its trial worker waits, and the worker must go too.
-  const auto r = run_and_signal(env_for(cache, "KBENCH_INJECT_TRIAL_FAULT='exp|" + configs[0] + "|hang'"),
-                                marker,
-                                "tune --kernel exp --shape-index " + std::to_string(index) +
-                                    " --backend cpu --strategy exhaustive --max-evals 2 --tune-target-ms 5 "
-                                    "--config-timeout 300",
-                                cache / "log", "Tuning exp", "KILL");
+  const auto r =
+      run_and_signal(env_for(cache, "KBENCH_INJECT_TRIAL_FAULT='exp|" + configs[0] + "|hang'"), marker,
+                     "tune --kernel exp --shape-index " + std::to_string(index) +
+                         " --backend cpu --strategy exhaustive --max-evals 2 --tune-target-ms 5 "
+                         "--config-timeout 300",
+                     cache / "log", "Tuning exp", "KILL");
   EXPECT_EQ(r.exit_code, 128 + SIGKILL) << r.output;
   EXPECT_TRUE(wait_for([&] { return processes_marked(marker) == 0; }, 2)) << "a worker outlived kbench";
 }

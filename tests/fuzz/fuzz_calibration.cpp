@@ -12,7 +12,8 @@
 #include <fstream>
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
-  const auto dir = std::filesystem::temp_directory_path() / ("kbench-fuzz-calibration-" + std::to_string(::getpid()));
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("kbench-fuzz-calibration-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   ::setenv("KBENCH_CACHE_DIR", dir.c_str(), 1);
   return 0;

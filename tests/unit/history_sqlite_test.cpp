@@ -82,10 +82,12 @@ TEST(HistoryUrl, RedactHidesPasswordsInTheQueryAndInKeyValueStrings) {
             "postgresql://kb@h/db?password=***&sslmode=require");
   EXPECT_EQ(history::redact_url("postgres://h/db?sslmode=require&sslpassword=k3y"),
             "postgres://h/db?sslmode=require&sslpassword=***");
-  EXPECT_EQ(history::redact_url("postgresql://kb:pw@h/db?password=two"), "postgresql://kb:***@h/db?password=***");
+  EXPECT_EQ(history::redact_url("postgresql://kb:pw@h/db?password=two"),
+            "postgresql://kb:***@h/db?password=***");
   EXPECT_EQ(history::redact_url("host=h dbname=kbench password=s3cret user=kb"),
             "host=h dbname=kbench password=*** user=kb");
-  EXPECT_EQ(history::redact_url("host=h password = 'it\\'s secret' user=kb"), "host=h password = *** user=kb");
+  EXPECT_EQ(history::redact_url("host=h password = 'it\\'s secret' user=kb"),
+            "host=h password = *** user=kb");
   EXPECT_TRUE(history::is_postgres_keyword_string("host=h dbname=kbench"));
   EXPECT_FALSE(history::is_postgres_keyword_string("/tmp/a=b.db"));
   EXPECT_FALSE(history::is_postgres_keyword_string("sqlite:///tmp/h.db"));

@@ -18,8 +18,8 @@ void write_file_atomically(const std::filesystem::path& path, const std::string&
 
 /// Returns when write_file_atomically(path) can write now: its directory exists and takes a new file (tried
 /// with an unnamed file that leaves no trace), and `path` is absent or a writable regular file. Otherwise
-/// throws usage_error (exit status 2) naming `what` ("the results file") and the reason; what a command checks
-/// before it measures anything, so that no run's results are lost to a typo in a path.
+/// throws usage_error (exit status 2) naming `what` ("the results file") and the reason; what a command
+/// checks before it measures anything, so that no run's results are lost to a typo in a path.
 void check_writable(const std::filesystem::path& path, std::string_view what);
 
 }  // namespace kbench::io

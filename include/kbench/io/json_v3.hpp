@@ -75,6 +75,7 @@ void append_records(const std::filesystem::path& path, const nlohmann::json& rec
 /// are never lost to the last step. Returns where they went; `failure` says why `path` failed (empty when
 /// it did not). Throws only when the rescue fails too.
 [[nodiscard]] std::filesystem::path append_records_or_rescue(const std::filesystem::path& path,
-                                                             const nlohmann::json& records, std::string& failure);
+                                                             const nlohmann::json& records,
+                                                             std::string& failure);
 
 }  // namespace kbench::io
