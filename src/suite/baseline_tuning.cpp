@@ -79,8 +79,7 @@ std::vector<baseline_candidate> run_spin_worker(const kernel_definition& kernel,
   if (!kernel.definition_file.empty()) argv.insert(argv.end(), {"--spec", kernel.definition_file});
   const worker_outcome outcome =
       run_worker(argv, options.timeout_s, {fmt::format("GOMP_SPINCOUNT={}", spin)});
-  const std::string out = outcome.out.substr(0, outcome.out.find_last_not_of('\n') + 1);
-  const auto doc = nlohmann::json::parse(out.substr(out.rfind('\n') + 1), nullptr, false);
+  const nlohmann::json doc = answer_of(outcome);
   if (outcome.timed_out || outcome.signal != 0 || !doc.is_array()) {
     warnings.push_back(
         fmt::format("the torch baseline's settings with GOMP_SPINCOUNT={} were not timed ({}): {}", spin,

@@ -144,12 +144,7 @@ shape_result collect(const suite_item& item, const worker_outcome& outcome, doub
                     outcome.err.empty() ? "" : ": ", tail_of(outcome.err)),
         outcome.elapsed_s);
   }
-  // The result is the last line of the worker's standard output.
-  std::string out = outcome.out;
-  while (!out.empty() && out.back() == '\n') out.pop_back();
-  const auto line_start = out.rfind('\n');
-  const std::string last = line_start == std::string::npos ? out : out.substr(line_start + 1);
-  const auto doc = nlohmann::json::parse(last, nullptr, false);
+  const nlohmann::json doc = answer_of(outcome);
   if (doc.is_discarded() || !doc.is_object()) {
     return failed_item(item, shape_status::runtime_error,
                        fmt::format("the worker exited with status {} and no result: {}", outcome.exit_code,

@@ -18,6 +18,7 @@
 #include <climits>
 #include <cstdlib>
 #include <cstring>
+#include <string_view>
 #include <thread>
 
 extern char** environ;
@@ -52,6 +53,14 @@ static_assert(std::atomic<bool>::is_always_lock_free, "abort_workers is called f
 constexpr int abort_poll_ms = 100;  // [ms] how soon a waiting run_worker sees abort_workers()
 
 }  // namespace
+
+nlohmann::json answer_of(const worker_outcome& outcome) {
+  std::string_view out = outcome.out;
+  while (!out.empty() && out.back() == '\n') out.remove_suffix(1);
+  const auto start = out.rfind('\n');
+  return nlohmann::json::parse(start == std::string_view::npos ? out : out.substr(start + 1), nullptr,
+                               /*allow_exceptions=*/false);
+}
 
 void abort_workers() noexcept {
   g_aborted.store(true);

@@ -51,5 +51,17 @@ TEST(WorkerEnvironment, AddsAShortGompSpinCountUnlessTheUserSetOne) {
   }
 }
 
+TEST(WorkerAnswer, IsTheLastLineOfItsOutputAsJson) {
+  worker_outcome outcome;
+  outcome.out = "a driver says hello\n{\"kernel\": \"exp\"}\n\n";
+  EXPECT_EQ(answer_of(outcome).at("kernel"), "exp");
+  outcome.out = "[1, 2]";
+  EXPECT_EQ(answer_of(outcome).size(), 2u);
+  outcome.out = "{\"kernel\": \"exp\"}\nthe worker died before it answered\n";
+  EXPECT_TRUE(answer_of(outcome).is_discarded());
+  outcome.out.clear();
+  EXPECT_TRUE(answer_of(outcome).is_discarded());
+}
+
 }  // namespace
 }  // namespace kbench::runner

@@ -4,6 +4,7 @@
 // in its own process group: a Ctrl-C at the terminal reaches the runner, which lets the current shape finish.
 
 #include <sys/types.h>
+#include <nlohmann/json.hpp>
 
 #include <string>
 #include <vector>
@@ -19,6 +20,10 @@ struct worker_outcome {
   std::string err;         // its standard error
   double elapsed_s = 0;    // [s]
 };
+
+/// A worker's answer: the last line of its standard output, parsed as JSON (discarded, is_discarded(),
+/// when it is not JSON; the lines before are the kernel's or a driver's own output).
+[[nodiscard]] nlohmann::json answer_of(const worker_outcome& outcome);
 
 /// Makes every run_worker that is waiting kill its worker within a tenth of a second and return with
 /// `aborted` set, and every later one return so without starting one: what a second Ctrl-C or SIGTERM
