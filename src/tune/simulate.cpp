@@ -283,12 +283,12 @@ recorded_space parse_recorded_space(std::string_view text, std::string_view sour
   json doc;
   try {
     doc = json::parse(text);
-  } catch (const json::parse_error& first) {
+  } catch (const json::exception& first) {  // a syntax error, or a number too large (out_of_range)
     // Kernel Tuner writes its cache incrementally and closes it only at the end; an unfinished file lacks
     // "}}".
     try {
       doc = json::parse(std::string(text) + "}}");
-    } catch (const json::parse_error&) {
+    } catch (const json::exception&) {
       malformed(source, fmt::format("invalid JSON: {}", first.what()));
     }
   }

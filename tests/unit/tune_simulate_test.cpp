@@ -96,6 +96,9 @@ TEST(TuneSimulate, MalformedFilesAreUsageErrors) {
       (write_file(dir, "a.json", "[1, 2]").string() +
        ": not a valid Kernel Tuner cache file or kbench config log: the top level is not a JSON object"));
   EXPECT_NE(load_error(write_file(dir, "b.json", "{\"cache\": ")).find("invalid JSON"), std::string::npos);
+  // Found by fuzz_kernel_tuner_cache: a number too large for any type escaped as the JSON library's error.
+  EXPECT_NE(load_error(write_file(dir, "b2.json", std::string(400, '1'))).find("invalid JSON"),
+            std::string::npos);
   EXPECT_NE(load_error(write_file(dir, "c.json", "{\"x\": 1}")).find("neither a \"cache\""),
             std::string::npos);
   EXPECT_NE(load_error(write_file(dir, "d.json",
