@@ -18,9 +18,8 @@ struct process_result {
   std::string output;  // stdout and stderr, interleaved
 };
 
-/// `env_prefix` goes before the executable: "NAME=value " assignments, or a wrapper such as "timeout 5 ".
-inline process_result run_kbench_env(const std::string& env_prefix, const std::string& args) {
-  const std::string command = env_prefix + std::string(KBENCH_EXE) + " " + args + " 2>&1";
+/// Runs the shell `command` and returns its exit status and standard output.
+inline process_result run_shell(const std::string& command) {
   process_result result;
   FILE* pipe = popen(command.c_str(), "r");
   if (pipe == nullptr) return result;
@@ -30,6 +29,11 @@ inline process_result run_kbench_env(const std::string& env_prefix, const std::s
   const int status = pclose(pipe);
   result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   return result;
+}
+
+/// `env_prefix` goes before the executable: "NAME=value " assignments, or a wrapper such as "timeout 5 ".
+inline process_result run_kbench_env(const std::string& env_prefix, const std::string& args) {
+  return run_shell(env_prefix + std::string(KBENCH_EXE) + " " + args + " 2>&1");
 }
 
 inline process_result run_kbench(const std::string& args) {

@@ -613,21 +613,12 @@ TEST(CliRunOutput, ResultsThatCannotBeWrittenAtTheEndAreSavedInTheCacheDirectory
   const auto cache = dir / "cache";
   std::filesystem::create_directories(dir / "out");
   // The output's directory disappears while the first shape is timed.
-  const std::string script = "KBENCH_CACHE_DIR=" + cache.string() + " " + std::string(KBENCH_EXE) +
-                             " run --kernel exp --backend cpu --num-shapes 2 --target-ms 5 --output " +
-                             (dir / "out" / "r.json").string() + " >" + (dir / "log").string() +
-                             " 2>&1 & p=$!; i=0; while ! grep -qF '[1/2]' " + (dir / "log").string() +
-                             " && [ $i -lt 1800 ]; do sleep 0.1; i=$((i+1)); done; rm -rf " +
-                             (dir / "out").string() + "; wait $p; echo \"exit status $?\"";
-  FILE* pipe = popen(script.c_str(), "r");
-  ASSERT_NE(pipe, nullptr);
-  std::string status;
-  std::array<char, 256> chunk{};
-  while (std::fgets(chunk.data(), static_cast<int>(chunk.size()), pipe) != nullptr) status += chunk.data();
-  pclose(pipe);
-  std::ifstream in(dir / "log");
-  const std::string log{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-  EXPECT_EQ(status, "exit status 1\n") << log;
+  const auto r = run_then("KBENCH_CACHE_DIR=" + cache.string(),
+                          "run --kernel exp --backend cpu --num-shapes 2 --target-ms 5 --output " +
+                              (dir / "out" / "r.json").string(),
+                          dir / "log", "[1/2]", "rm -rf " + (dir / "out").string());
+  const std::string& log = r.output;
+  EXPECT_EQ(r.exit_code, 1) << log;
   // A fresh cache: the calibration says what it does, round by round.
   EXPECT_NE(log.find("calibrating once, for % peak BW (about 20 s"), std::string::npos) << log;
   EXPECT_NE(log.find("calibrating: round 5 of 5, triad "), std::string::npos) << log;

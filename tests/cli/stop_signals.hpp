@@ -5,9 +5,7 @@
 
 #include "cli/run_kbench.hpp"
 
-#include <array>
 #include <chrono>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -43,30 +41,29 @@ bool wait_for(Predicate done, double limit_s) {
   return true;
 }
 
-/// Runs `kbench ARGS` in the background (stdout and stderr to `log`) with `env_prefix` and `marker` set,
-/// waits until `log` holds `ready_text` (at most 180 s) and 2 s more, then sends `signals` ("TERM", "TERM
-/// TERM", "KILL") a second apart; returns its exit status and log.
+/// Runs `kbench ARGS` in the background with `env_prefix` (stdout and stderr to `log`), waits until `log`
+/// holds `ready_text` (at most 180 s), runs the shell `action` ($p is kbench's pid) and waits for kbench;
+/// returns its exit status and its log.
+inline process_result run_then(const std::string& env_prefix, const std::string& args,
+                               const std::filesystem::path& log, const std::string& ready_text,
+                               const std::string& action) {
+  const std::string script = env_prefix + " " + std::string(KBENCH_EXE) + " " + args + " >" + log.string() +
+                             " 2>&1 & p=$!; i=0; while ! grep -qF '" + ready_text + "' " + log.string() +
+                             " && [ $i -lt 1800 ]; do sleep 0.1; i=$((i+1)); done; " + action +
+                             "; wait $p; exit $?";
+  process_result result = run_shell(script);
+  std::ifstream in(log);
+  result.output = std::string{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  return result;
+}
+
+/// run_then with `marker` ("NAME=value") in kbench's environment, and as the action, 2 s later, the
+/// `signals` ("TERM", "TERM TERM", "KILL") a second apart.
 inline process_result run_and_signal(const std::string& env_prefix, const std::string& marker,
                                      const std::string& args, const std::filesystem::path& log,
                                      const std::string& ready_text, const std::string& signals) {
-  const std::string script = env_prefix + " " + marker + " " + std::string(KBENCH_EXE) + " " + args + " >" +
-                             log.string() + " 2>&1 & p=$!; i=0; while ! grep -qF '" + ready_text + "' " +
-                             log.string() +
-                             " && [ $i -lt 1800 ]; do sleep 0.1; i=$((i+1)); done; sleep 2; for s in " +
-                             signals + "; do kill -$s $p; sleep 1; done; wait $p; echo \"exit status $?\"";
-  process_result result;
-  FILE* pipe = popen(script.c_str(), "r");
-  if (pipe == nullptr) return result;
-  std::array<char, 4096> chunk{};
-  while (std::fgets(chunk.data(), static_cast<int>(chunk.size()), pipe) != nullptr)
-    result.output += chunk.data();
-  pclose(pipe);
-  const auto status_at = result.output.rfind("exit status ");
-  if (status_at != std::string::npos) result.exit_code = std::stoi(result.output.substr(status_at + 12));
-  std::ifstream in(log);
-  result.output =
-      std::string{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()} + result.output;
-  return result;
+  return run_then(env_prefix + " " + marker, args, log, ready_text,
+                  "sleep 2; for s in " + signals + "; do kill -$s $p; sleep 1; done");
 }
 
 }  // namespace kbench::test
