@@ -439,20 +439,26 @@ TEST(TuneCli, AShapeIsChosenByValueAsInMeasureOrByIndex) {
   EXPECT_EQ(negative.exit_code, 2) << negative.output;
 }
 
-TEST(TuneCli, SigkillDuringATrialLeavesNoWorker) {
+TEST(TuneCli, SigkillDuringATrialLeavesNoWorkerAndKeepsTheCheckpoint) {
   const auto [index, configs] = exp_shape_with_configs(2);
   ASSERT_GE(index, 0) << "exp needs a cpu tuning space with 2 configs on some shape";
   const fs::path cache = scratch_dir("tune-sigkill");
   const std::string marker = "KBENCH_TEST_MARK=tune-sigkill-" + std::to_string(::getpid());
-  // The first config hangs: kbench is killed while its trial worker waits, and the worker must go too.
+  // The second config hangs: kbench is killed while its trial worker waits, and the worker must go too;
+  // the first config's outcome stays in the tuning cache, for the next search to resume from.
   const auto r =
-      run_and_signal(env_for(cache, "KBENCH_INJECT_TRIAL_FAULT='exp|" + configs[0] + "|hang'"), marker,
+      run_and_signal(env_for(cache, "KBENCH_INJECT_TRIAL_FAULT='exp|" + configs[1] + "|hang'"), marker,
                      "tune --kernel exp --shape-index " + std::to_string(index) +
                          " --backend cpu --strategy exhaustive --max-evals 2 --tune-target-ms 5 "
                          "--config-timeout 300",
-                     cache / "log", "Tuning exp", "KILL");
+                     cache / "log", "config   1 ", "KILL");
   EXPECT_EQ(r.exit_code, 128 + SIGKILL) << r.output;
   EXPECT_TRUE(wait_for([&] { return processes_marked(marker) == 0; }, 2)) << "a worker outlived kbench";
+  const auto files = cache_files(cache);
+  ASSERT_EQ(files.size(), 1u) << r.output;
+  const auto entry = read_json(files[0]);
+  EXPECT_FALSE(entry.at("complete").get<bool>());
+  EXPECT_EQ(entry.at("log").size(), 1u);
 }
 
 }  // namespace
