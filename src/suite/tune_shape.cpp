@@ -92,6 +92,19 @@ class cache_writer {
   bool m_broken = false;
 };
 
+/// What a search stopped by abort_workers() returns: the default config (the run drops the shape anyway)
+/// and a warning; its checkpoint, written after each real outcome, stays incomplete for the next search.
+tuning_outcome interrupted_search(tuning_outcome outcome, const tune::cache_entry& entry,
+                                  config default_config) {
+  outcome.source = config_source::no_valid_config;
+  outcome.chosen = std::move(default_config);
+  outcome.log = entry.log;
+  outcome.warnings.push_back(fmt::format(
+      "tuning stopped: kbench was interrupted; the tuning cache keeps the {} configs timed before",
+      entry.log.size()));
+  return outcome;
+}
+
 }  // namespace
 
 std::string_view to_string(config_source source) {
@@ -258,6 +271,9 @@ tuning_outcome choose_config(const kernel_definition& kernel, std::size_t shape_
             }
           }
         }
+        // A second Ctrl-C or SIGTERM cut this trial short: its "failure" is not the config's, and the
+        // checkpoint keeps only real outcomes, for the next search to resume from.
+        if (workers_aborted()) return interrupted_search(std::move(outcome), entry, impl->default_config);
         ++outcome.evaluations;
         if (result.status != eval_status::ok) ++outcome.failed;
       }
@@ -327,6 +343,7 @@ tuning_outcome choose_config(const kernel_definition& kernel, std::size_t shape_
       request.time_limit_s =
           trial_time_limit_s(timeout_s, options.budget.time_budget_s, seconds_since(started));
       const auto retimed = server.run(request, timeout_s);
+      if (workers_aborted()) return interrupted_search(std::move(outcome), entry, impl->default_config);
       const std::optional<final_pick> pick = pick_final(retimed, space);
       // Each candidate's time there, so that the pick can be followed (and the default's against it).
       for (std::size_t i = 0; i < retimed.size(); ++i) {

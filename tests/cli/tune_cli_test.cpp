@@ -461,5 +461,29 @@ TEST(TuneCli, SigkillDuringATrialLeavesNoWorkerAndKeepsTheCheckpoint) {
   EXPECT_EQ(entry.at("log").size(), 1u);
 }
 
+TEST(TuneCli, ASecondSigtermDuringTuningLeavesOnlyRealOutcomesInTheCheckpoint) {
+  const auto [index, configs] = exp_shape_with_configs(2);
+  ASSERT_GE(index, 0) << "exp needs a cpu tuning space with 2 configs on some shape";
+  const fs::path cache = scratch_dir("tune-sigterm");
+  const std::string marker = "KBENCH_TEST_MARK=tune-sigterm-" + std::to_string(::getpid());
+  // kbench run tunes the shape; the second config hangs. Two SIGTERMs stop the run at once: the trial that
+  // was cut short must not be logged as the config's failure, or the next search would skip it.
+  const auto r =
+      run_and_signal(env_for(cache, "KBENCH_INJECT_TRIAL_FAULT='exp|" + configs[1] + "|hang'"), marker,
+                     "run --kernel exp --impl kbench --shape-index " + std::to_string(index) +
+                         " --backend cpu --effort quick --strategy exhaustive --max-evals 2 "
+                         "--tune-target-ms 5 --config-timeout 300 --target-ms 5",
+                     cache / "log", "config   1 ", "TERM TERM");
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("tuning stopped: kbench was interrupted"), std::string::npos) << r.output;
+  EXPECT_TRUE(wait_for([&] { return processes_marked(marker) == 0; }, 2)) << "a worker outlived kbench";
+  const auto files = cache_files(cache);
+  ASSERT_EQ(files.size(), 1u) << r.output;
+  const auto entry = read_json(files[0]);
+  EXPECT_FALSE(entry.at("complete").get<bool>());
+  ASSERT_EQ(entry.at("log").size(), 1u) << entry.dump(1);
+  EXPECT_EQ(entry["log"][0]["status"], "ok");
+}
+
 }  // namespace
 }  // namespace kbench::test
