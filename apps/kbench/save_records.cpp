@@ -13,8 +13,14 @@ bool save_records(const std::string& path, const nlohmann::json& records) {
     fmt::print("wrote {} records to {}\n", records.size(), path);
     return true;
   }
-  fmt::print(stderr, "kbench: could not write {} ({}); the {} records of this run are saved in {}\n", path,
-             failure, records.size(), saved.string());
+  if (path.empty()) {  // no --output, and the history database failed: the cache directory is their only
+                       // place
+    fmt::print(stderr, "kbench: the {} records of this run are saved in {}\n", records.size(),
+               saved.string());
+  } else {
+    fmt::print(stderr, "kbench: could not write {} ({}); the {} records of this run are saved in {}\n", path,
+               failure, records.size(), saved.string());
+  }
   return false;
 }
 

@@ -10,7 +10,8 @@
 namespace kbench::cli {
 
 /// Appends `records` to `path` and says so on stdout; true when they landed there, false when they were
-/// saved elsewhere (said on stderr). Throws only when neither could be written.
+/// saved elsewhere (said on stderr). An empty `path` (no --output, and --db failed) saves them in the cache
+/// directory at once. Throws only when neither could be written.
 [[nodiscard]] bool save_records(const std::string& path, const nlohmann::json& records);
 
 }  // namespace kbench::cli
