@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
-"""Fails when a file of kbench includes a header of a layer above its own (docs/architecture.md).
+"""Fails when a file of kbench includes a header of a layer above its own (docs/architecture.md), or a
+`detail/` header of another layer.
 
 Each file's layer follows from its folder; each include's layer from the header's folder. A layer may include
-its own headers and those of the layers it stands on, never one above it or beside it.
+its own headers and those of the layers it stands on, never one above it or beside it; a layer's `detail/`
+headers are its internals, included only from within that layer (tests aside).
 Usage: scripts/check-layers.py [REPO_ROOT]   (exit status 1 and one line per upward include when any is found)
 """
 import pathlib
@@ -74,12 +76,14 @@ def main() -> int:
             text = file.read_text(encoding="utf-8")
             for match in INCLUDE.finditer(text):
                 target = layer_of_include(match.group(2), match.group(1) == '"', rel)
+                line = text.count("\n", 0, match.start()) + 1
                 if target is not None and target not in ALLOWED[layer]:
-                    line = text.count("\n", 0, match.start()) + 1
                     problems.append(f"{rel}:{line}: {layer} includes {match.group(2)} ({target}), a layer above it")
+                elif target is not None and target != layer and "detail" in pathlib.PurePosixPath(match.group(2)).parts:
+                    problems.append(f"{rel}:{line}: {layer} includes {match.group(2)}, an internal header of {target}")
     for p in problems:
         print(p)
-    print(f"check-layers: {checked} files, {len(problems)} upward includes")
+    print(f"check-layers: {checked} files, {len(problems)} includes across layers that are not allowed")
     return 1 if problems else 0
 
 

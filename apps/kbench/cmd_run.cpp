@@ -11,9 +11,9 @@
 #include <kbench/io/json_v3.hpp>
 #include <kbench/suite/baseline_tuning.hpp>
 #include <kbench/suite/calibrate.hpp>
-#include <kbench/suite/detail/worker_process.hpp>
 #include <kbench/suite/registry.hpp>
 #include <kbench/suite/shard.hpp>
+#include <kbench/suite/stop_signals.hpp>
 #include <kbench/suite/suite.hpp>
 #include <kbench/suite/triad_probe.hpp>
 #include <kbench/suite/tune_shape.hpp>
@@ -47,50 +47,6 @@
 namespace kbench::cli {
 
 namespace {
-
-std::atomic<bool> g_stop{false};
-std::atomic<int> g_stop_signals{0};
-
-void say(std::string_view message) {
-  [[maybe_unused]] const auto written = ::write(STDERR_FILENO, message.data(), message.size());
-}
-
-// Ctrl-C, SIGTERM (how CI cancels a job and `timeout` ends one) and SIGHUP (the terminal closed) alike:
-// the first lets the current shape finish, the second kills its worker at once; either way the shapes
-// measured so far are written. A third ends kbench as the signal would have.
-extern "C" void on_stop_signal(int signal_number) {
-  g_stop.store(true);
-  const int count = g_stop_signals.fetch_add(1) + 1;
-  if (count == 1) {
-    say("\nkbench: interrupted; stopping after the current shape (Ctrl-C again to stop now)\n");
-  } else if (count == 2) {
-    runner::abort_workers();
-    say("\nkbench: stopping now; the current shape is dropped, the ones before are written\n");
-  } else {
-    std::signal(signal_number, SIG_DFL);
-    std::raise(signal_number);
-  }
-}
-
-constexpr std::array<int, 3> stop_signals{SIGINT, SIGTERM, SIGHUP};
-
-/// The stop handlers for as long as it lives: through the run and the writing of its results.
-class stop_signal_scope {
- public:
-  stop_signal_scope() {
-    struct sigaction action {};
-    action.sa_handler = on_stop_signal;
-    for (std::size_t i = 0; i < stop_signals.size(); ++i) sigaction(stop_signals[i], &action, &m_previous[i]);
-  }
-  ~stop_signal_scope() {
-    for (std::size_t i = 0; i < stop_signals.size(); ++i) sigaction(stop_signals[i], &m_previous[i], nullptr);
-  }
-  stop_signal_scope(const stop_signal_scope&) = delete;
-  stop_signal_scope& operator=(const stop_signal_scope&) = delete;
-
- private:
-  std::array<struct sigaction, stop_signals.size()> m_previous{};
-};
 
 std::string ms_cell(const std::optional<runner::impl_result>& r) {
   if (!r || r->latency_ms.empty()) return "-";
@@ -318,10 +274,8 @@ int run(const run_command& command) {
                  to_string(r.status), r.elapsed_s, elapsed_s());
     }
   };
-  g_stop = false;
-  g_stop_signals = 0;
-  options.stop_requested = [] { return g_stop.load(); };
-  const stop_signal_scope stop_signals_handled;
+  const runner::stop_signal_scope stop_signals_handled;
+  options.stop_requested = [] { return runner::stop_requested(); };
   const auto timestamp =
       std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch())
           .count();

@@ -40,19 +40,20 @@ struct run_command {
   int shape_index = -1;            // -1 = all
   std::string shape;               // empty = all; else only this shape of each kernel that has it
   std::uint64_t seed = 0;
-  std::string atol, rtol;      // empty = the kernel's tolerance; validated as numbers
-  double min_effect = 0.02;    // [fraction] the smallest speedup called faster or slower (default_min_effect)
+  std::string atol, rtol;  // empty = the kernel's tolerance; validated as numbers
+  double min_effect =
+      default_timing_budget.min_effect;  // [fraction] the smallest speedup called faster/slower
   double require_quiet_s = 0;  // [s] wait this long for a quiet machine per shape, else fail it; 0: mark only
   std::string effort = "none";
   tuning_flags tuning;
-  std::string output;                 // JSON file to append v3 records to
-  std::string db;                     // history database URL to store the records in (empty: none)
-  std::string commit;                 // commit recorded with them in the history (default: $GITHUB_SHA)
-  double timeout_per_kernel_s = 600;  // [s] per kernel x shape
-  double triad_min_mib = 0;   // [MiB per call] shapes moving this much time a triad beside them; 0: rule
-  double target_ms = 100;     // [ms]
-  std::string shard = "1/1";  // run only shard i of N of the plan (runner/shard.hpp)
-  bool list = false;          // print the planned kernel x shape items and exit
+  std::string output;  // JSON file to append v3 records to
+  std::string db;      // history database URL to store the records in (empty: none)
+  std::string commit;  // commit recorded with them in the history (default: $GITHUB_SHA)
+  double timeout_per_kernel_s = default_timing_budget.timeout_per_kernel_s;  // [s] per kernel x shape
+  double triad_min_mib = 0;  // [MiB per call] shapes moving this much time a triad beside them; 0: rule
+  double target_ms = default_timing_budget.target_ms;  // [ms]
+  std::string shard = "1/1";                           // run only shard i of N of the plan (runner/shard.hpp)
+  bool list = false;                                   // print the planned kernel x shape items and exit
 };
 int run(const run_command& command);
 

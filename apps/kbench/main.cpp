@@ -2,8 +2,8 @@
 
 #include <kbench/build_config.hpp>
 #include <kbench/error.hpp>
-#include <kbench/suite/detail/worker_process.hpp>
 #include <kbench/suite/worker_main.hpp>
+#include <kbench/suite/workers.hpp>
 
 #include "commands.hpp"
 #include "numeric_option.hpp"

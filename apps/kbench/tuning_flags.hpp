@@ -3,6 +3,7 @@
 
 #include <kbench/error.hpp>
 #include <kbench/suite/tune_shape.hpp>
+#include <kbench/timing_budget.hpp>
 #include <kbench/tune/search.hpp>
 #include <kbench/tune/strategy.hpp>
 
@@ -23,10 +24,10 @@ struct tuning_flags {
   bool assert_cache_hit = false;
   bool force_autotune = false;
   bool no_cache = false;
-  double config_timeout_s = 60;  // [s]
-  double tune_target_ms = 50;    // [ms]
-  double retime_within = 1.5;    // [ratio to the best so far]
-  double give_up_above = 2;      // [ratio to the best so far]; 0: never
+  double config_timeout_s = default_timing_budget.config_timeout_s;  // [s]
+  double tune_target_ms = default_timing_budget.tune_target_ms;      // [ms]
+  double retime_within = default_timing_budget.retime_within;        // [ratio to the best so far]
+  double give_up_above = default_timing_budget.give_up_above;        // [ratio to the best so far]; 0: never
 };
 
 /// `with_search_flags` false leaves out --strategy and --max-evals (`kbench tune` has its own).

@@ -1,10 +1,11 @@
 #pragma once
 // The three measures of one implementation: wall latency, throughput and device time, with the capture and
-// sync checks beside them (DESIGN.md section 1).
+// sync checks beside them (docs/measurement.md).
 
 #include <kbench/bench_target.hpp>
 #include <kbench/contention.hpp>
 #include <kbench/stats.hpp>
+#include <kbench/timing_budget.hpp>
 
 #include <string>
 #include <vector>
@@ -12,12 +13,12 @@
 namespace kbench {
 
 struct measure_options {
-  int repeat = 0;              // wall-latency samples; 0 = compute_repeat(target, target_ms)
-  double target_ms = 100;      // time budget that compute_repeat fills [ms]
-  int warmup = 2;              // warm-up calls, each synced on its own result
-  int throughput_calls = 0;    // calls per throughput batch; 0 = repeat
-  int throughput_batches = 3;  // batches; throughput is the median over batches
-  bool flush_cache = false;    // flush before every wall-latency sample
+  int repeat = 0;  // wall-latency samples; 0 = compute_repeat(target, target_ms)
+  double target_ms = default_timing_budget.target_ms;  // time budget that compute_repeat fills [ms]
+  int warmup = 2;                                      // warm-up calls, each synced on its own result
+  int throughput_calls = 0;                            // calls per throughput batch; 0 = repeat
+  int throughput_batches = 3;                          // batches; throughput is the median over batches
+  bool flush_cache = false;                            // flush before every wall-latency sample
   /// [s] The contention window (measurement::machine) is extended, idle, to at least this long
   /// (contention_probe::finish); 0 where the caller judges a longer window of its own.
   double min_machine_window_s = min_judged_window_s;

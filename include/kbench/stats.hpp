@@ -1,6 +1,8 @@
 #pragma once
 // Summary statistics of timing samples.
 
+#include <kbench/timing_budget.hpp>
+
 #include <cstddef>
 #include <span>
 #include <vector>
@@ -31,7 +33,7 @@ struct summary {
 
 /// [fraction] The smallest change kbench calls faster or slower by default, however many samples tell it
 /// from noise: a 0.3% difference that a test finds significant is no difference to a user.
-inline constexpr double default_min_effect = 0.02;
+inline constexpr double default_min_effect = default_timing_budget.min_effect;
 
 /// Whether `ratio` differs from 1 by at least `min_effect`, either way: ratio >= 1 + min_effect or
 /// ratio <= 1 / (1 + min_effect) (symmetric for a ratio and its inverse).

@@ -1,5 +1,9 @@
-"""``python -m kbench run``: the suite for Python kernels, with kbench run's flags, progress line, summary
-table, exit statuses (0 all passed, 1 a shape failed, 2 bad usage, 130 interrupted), v3 JSON and history.
+"""``python -m kbench run``: the suite for Python kernels. A front-end only: it parses the flags and prints.
+The kernels run in worker processes (kbench.worker), started, timed out, killed and judged by the suite's
+engine, as kbench run's C++ kernels are; the speedup, its verdict, the records and every default come from
+that engine through kbench._kbench. Exit status 0 when every shape passed, 1 when one did not (its status
+and why are in the table, the summary and the JSON), 2 on bad input, 128 + the signal after Ctrl-C (130) or
+SIGTERM (143), once what was measured is written.
 
     python -m kbench run --module examples/python/jax_kernels.py --num-shapes 2 --output results.json
 """
@@ -7,37 +11,24 @@ table, exit statuses (0 all passed, 1 a shape failed, 2 bad usage, 130 interrupt
 from __future__ import annotations
 
 import argparse
-import importlib
-import importlib.util
 import json
 import math
 import os
 import pathlib
 import sys
 import time
+from typing import Any
 
-from . import _kbench, records, suite, tuning
+from . import _kbench, records, tuning
 from ._table import text_table
+from .worker import ANSWER_PREFIX
+
+DEFAULTS = _kbench.timing_defaults()  # include/kbench/timing_budget.hpp, through the binding
+STATUS = _kbench.shape_statuses()  # the suite's statuses by identifier (runner::shape_status)
 
 
 class UsageError(Exception):
     """Bad input: exit status 2, with what is valid."""
-
-
-def _load(module: str) -> None:
-    path = pathlib.Path(module)
-    if path.suffix == ".py":
-        if not path.is_file():
-            raise UsageError(f"--module {module}: no such file")
-        spec = importlib.util.spec_from_file_location(f"kbench_user_{path.stem}", path)
-        loaded = importlib.util.module_from_spec(spec)
-        sys.modules[spec.name] = loaded
-        spec.loader.exec_module(loaded)
-    else:
-        try:
-            importlib.import_module(module)
-        except ModuleNotFoundError as error:
-            raise UsageError(f"--module {module}: {error}") from error
 
 
 def _positive_int(text: str) -> int:
@@ -61,9 +52,10 @@ def _tolerance(text: str) -> float:
     return value
 
 
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m kbench", description="kbench for Python kernels")
-    commands = parser.add_subparsers(dest="command", required=True)
+def parser() -> argparse.ArgumentParser:
+    """The flags of ``python -m kbench run``; their defaults are kbench's (kbench._kbench.timing_defaults)."""
+    top = argparse.ArgumentParser(prog="python -m kbench", description="kbench for Python kernels")
+    commands = top.add_subparsers(dest="command", required=True)
     run = commands.add_parser("run", help="check every kernel x shape against its baseline and time it against it")
     run.add_argument("--module", action="append", required=True,
                      help="a .py file or an importable module that registers kernels (kbench.kernel); repeatable")
@@ -74,16 +66,23 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--seed", type=int, default=0, help="seed of the inputs (default 0)")
     run.add_argument("--atol", type=_tolerance, help="absolute tolerance (default: each kernel's)")
     run.add_argument("--rtol", type=_tolerance, help="relative tolerance (default: each kernel's)")
-    run.add_argument("--target-ms", type=_positive_float, default=100.0,
-                     help="time budget each repeat count fills [ms] (default 100)")
+    run.add_argument("--target-ms", type=_positive_float, default=DEFAULTS["target_ms"],
+                     help="time budget each repeat count fills [ms] (default %(default)g)")
+    run.add_argument("--min-effect", type=_tolerance, default=DEFAULTS["min_effect"],
+                     help="the smallest speedup called faster or slower [fraction] (default %(default)g)")
+    run.add_argument("--timeout-per-kernel", type=_positive_float, default=DEFAULTS["timeout_per_kernel_s"],
+                     help="a kernel x shape whose worker runs longer is killed and marked timeout [s] "
+                          "(default %(default)g)")
     run.add_argument("--effort", default="none", choices=["none", "quick", "full"],
-                     help="tuning on a cache miss: none (the default config), quick (<= 50 configs or 120 s per "
-                          "shape), full (<= 200 or 900 s)")
-    run.add_argument("--strategy", help="search strategy (default: bayes_subspace)")
+                     help="tuning on a cache miss: none (the default config), quick, full (kbench tune's budgets)")
+    run.add_argument("--strategy", help="search strategy (default: the effort's)")
     run.add_argument("--max-evals", type=_positive_int, help="configs evaluated per kernel x shape")
     run.add_argument("--time-budget", type=_positive_float, help="seconds of tuning per kernel x shape")
-    run.add_argument("--tune-target-ms", type=_positive_float, default=20.0,
-                     help="time each config's timed calls fill [ms] (default 20)")
+    run.add_argument("--tune-target-ms", type=_positive_float, default=DEFAULTS["tune_target_ms"],
+                     help="time each config's timed calls fill [ms] (default %(default)g)")
+    run.add_argument("--config-timeout", type=_positive_float, default=DEFAULTS["config_timeout_s"],
+                     help="a tuning config whose worker runs longer is killed and marked timeout [s] "
+                          "(default %(default)g)")
     run.add_argument("--assert-cache-hit", action="store_true",
                      help="a shape without a tuned config in the cache fails (also KBENCH_ASSERT_CACHE_HIT=1)")
     run.add_argument("--force-autotune", action="store_true", help="tune again, ignoring cached configs")
@@ -92,11 +91,53 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--db", help="also store the records in this history database (sqlite:///path, postgresql://...)")
     run.add_argument("--commit", default="", help="commit recorded in the history (default: $GITHUB_SHA)")
     run.add_argument("--list", action="store_true", help="print the planned kernel x shape items, then exit")
-    return parser
+    return top
 
 
-def _plan(args: argparse.Namespace) -> list[tuple[suite.Kernel, tuple[int, ...]]]:
-    kernels = suite.registered()
+class WorkerFailure(Exception):
+    """A request the worker did not answer: its status (crashed, timeout, runtime_error, interrupted) and why."""
+
+    def __init__(self, status: str, message: str) -> None:
+        super().__init__(message)
+        self.status, self.message = status, message
+
+
+class KernelWorker:
+    """The user's modules in a worker process (kbench.worker), served by the suite's engine: one worker at a
+    time, replaced by a fresh one after it died or was killed."""
+
+    def __init__(self, modules: list[str]) -> None:
+        argv = [sys.executable, "-m", "kbench.worker"]
+        for module in modules:
+            argv += ["--module", module]
+        self._served = _kbench.ServedWorker(argv, [], ANSWER_PREFIX)
+
+    @property
+    def workers_started(self) -> int:
+        return self._served.workers_started
+
+    def ask(self, request: dict[str, Any], timeout_s: float) -> Any:
+        reply = self._served.request(json.dumps(request), timeout_s)
+        outcome = reply["outcome"]
+        if outcome == "answered":
+            answer = json.loads(reply["answer"])
+            if not answer["ok"]:
+                raise WorkerFailure(STATUS["runtime_error"], answer["error"])
+            return answer["answer"]
+        errors = reply["errors"].strip().splitlines()
+        last = f" ({errors[-1][:300]})" if errors and outcome == "died" and reply["signal"] else ""
+        if outcome == "died" and reply["signal"]:
+            raise WorkerFailure(STATUS["crashed"], reply["message"] + last)
+        if outcome == "died" and reply["exit_code"] == 3:  # it could not import the user's modules
+            raise UsageError("\n".join(errors[-12:]))
+        status = {"timeout": STATUS["timeout"], "aborted": "interrupted"}.get(outcome, STATUS["crashed"])
+        raise WorkerFailure(status, reply["message"])
+
+    def stop(self, kill: bool = False) -> None:
+        self._served.stop(kill)
+
+
+def _plan(args: argparse.Namespace, kernels: dict[str, dict[str, Any]]) -> list[tuple[dict[str, Any], list[int]]]:
     if not kernels:
         raise UsageError(f"no kernels registered by {', '.join(args.module)} (decorate them with kbench.kernel)")
     names = [n for n in args.kernel.split(",") if n] or list(kernels)
@@ -107,75 +148,150 @@ def _plan(args: argparse.Namespace) -> list[tuple[suite.Kernel, tuple[int, ...]]
     for name in names:
         k = kernels[name]
         if args.shape_index is not None:
-            if not 0 <= args.shape_index < len(k.shapes):
+            if not 0 <= args.shape_index < len(k["shapes"]):
                 raise UsageError(f"--shape-index {args.shape_index} is out of range for {name} "
-                                 f"(valid: 0 to {len(k.shapes) - 1})")
-            chosen = [k.shapes[args.shape_index]]
+                                 f"(valid: 0 to {len(k['shapes']) - 1})")
+            chosen = [k["shapes"][args.shape_index]]
         else:
-            chosen = k.shapes[: args.num_shapes] if args.num_shapes else k.shapes
+            chosen = k["shapes"][: args.num_shapes] if args.num_shapes else k["shapes"]
         plan += [(k, s) for s in chosen]
     return plan
 
 
-def _table(results: list[suite.ShapeResult]) -> str:
+def _shape_text(shape: list[int]) -> str:
+    return "[" + ",".join(str(d) for d in shape) + "]"
+
+
+def _failed(k: dict[str, Any], shape: list[int], status: str, reason: str, elapsed_s: float) -> dict[str, Any]:
+    """A runner::shape_result for a shape whose worker gave no result."""
+    return {"kernel": k["name"], "shape": _shape_text(shape), "shape_index": k["shapes"].index(shape),
+            "status": status, "reason": reason, "bytes_moved": 0.0, "elapsed_s": elapsed_s}
+
+
+def _choose_config(worker: KernelWorker, k: dict[str, Any], shape: list[int], args: argparse.Namespace,
+                   options: tuning.TuneOptions, progress) -> tuning.ConfigChoice:
+    """The config a tunable kernel x shape is measured with (kbench.tuning.choose_config), every config
+    checked and timed in the worker, each under --config-timeout."""
+    specs = [tuple(spec) for spec in k["params"]]
+    common = {"kernel": k["name"], "shape": shape, "seed": args.seed, "atol": args.atol, "rtol": args.rtol}
+    probe = worker.ask({"op": "probe", "config": k["default"], **common}, args.config_timeout)
+
+    def evaluate(config: dict[str, Any]) -> tuple[str, float, str]:
+        try:
+            a = worker.ask({"op": "evaluate", "config": config, "target_ms": options.target_ms, **common},
+                           args.config_timeout)
+            return a["status"], a["time_ms"], a["message"]
+        except WorkerFailure as failure:  # a config that crashed or hung: recorded, and the search goes on
+            # (tuning statuses: kbench::tune::eval_status)
+            return ("timeout" if failure.status == STATUS["timeout"] else "runtime_error"), math.nan, failure.message
+
+    def retime(configs: list[dict[str, Any]]) -> list[float]:
+        try:
+            return worker.ask({"op": "retime", "configs": configs, "target_ms": options.target_ms, **common},
+                              args.config_timeout * len(configs))["medians"]
+        except WorkerFailure:
+            return [math.inf] * len(configs)
+
+    return tuning.choose_config(k["name"], probe["source_hash"], specs, k["default"] if k["has_default"] else None,
+                                _shape_text(shape), probe["dtypes"], probe["framework"], probe["device"],
+                                probe["platform"], evaluate, retime, options, progress)
+
+
+def _run_item(worker: KernelWorker, k: dict[str, Any], shape: list[int], args: argparse.Namespace,
+              options: tuning.TuneOptions, progress) -> dict[str, Any]:
+    started = time.perf_counter()
+    config: dict[str, Any] = {}
+    choice = None
+    try:
+        if k["params"]:
+            choice = _choose_config(worker, k, shape, args, options, progress)
+            if choice.source == "cache_miss":
+                result = _failed(k, shape, STATUS["cache_miss"], choice.reason, time.perf_counter() - started)
+                result["config_source"] = "cache_miss"
+                return result
+            config = choice.config
+        progress("checking and timing")
+        result = worker.ask({"op": "shape", "kernel": k["name"], "shape": shape, "seed": args.seed,
+                             "config": config, "target_ms": args.target_ms, "atol": args.atol, "rtol": args.rtol},
+                            args.timeout_per_kernel)
+    except WorkerFailure as failure:
+        result = _failed(k, shape, failure.status, failure.message, time.perf_counter() - started)
+    if choice is not None:
+        result.update(config_source=choice.source, tuning_s=choice.tuning_s, tuning_evaluations=choice.evaluated)
+        if choice.reason:
+            result["reason"] = "; ".join(r for r in (result.get("reason", ""), choice.reason) if r)
+    else:
+        result["config_source"] = "untunable"
+    return result
+
+
+def _median(impl: dict[str, Any] | None) -> str:
+    if not impl or not impl.get("latency_ms"):
+        return "-"
+    return f"{_kbench.summarize(impl['latency_ms'])['median']:.4f}"
+
+
+def _report(results: list[dict[str, Any]], summaries: list[dict[str, Any]], planned: int, seconds: float,
+            min_effect: float) -> list[str]:
     header = ["Kernel", "Shape", "Status", "kbench (ms)", "baseline (ms)", "Speedup", "Interval", "GB/s"]
     rows = []
-    for r in results:
-        k = f"{r.timing.stats.median:.4f}" if r.timing else "-"
-        b = f"{r.baseline_timing.stats.median:.4f}" if r.baseline_timing else "-"
-        sp = r.speedup
-        rows.append([r.kernel, r.shape_text, r.status, k, b, f"{sp.ratio:.2f}x" if sp else "-",
-                     f"{sp.low:.2f}-{sp.high:.2f} {sp.verdict}" if sp else "-",
-                     f"{r.gb_per_s:.1f}" if r.gb_per_s is not None else "-"])
-    return "\n".join(text_table(header, rows))
-
-
-def _summary(results: list[suite.ShapeResult], planned: int, seconds: float) -> list[str]:
-    passed = [r for r in results if r.status == "ok"]
-    ratios = [r.speedup.ratio for r in passed if r.speedup and not r.disturbed]  # a busy machine's ratio: no
+    for r, s in zip(results, summaries):
+        sp = s["speedup"]
+        rows.append([r["kernel"], r["shape"], r["status"], _median(r.get("kbench")), _median(r.get("torch")),
+                     f"{sp['ratio']:.2f}x" if sp else "-",
+                     f"{sp['low']:.2f}-{sp['high']:.2f} {sp['verdict']}" if sp else "-",
+                     f"{s['bandwidth_gbps']:.1f}" if s["bandwidth_gbps"] is not None else "-"])
+    lines = text_table(header, rows)
+    passed = [(r, s) for r, s in zip(results, summaries) if r["status"] == STATUS["ok"]]
+    ratios = [s["speedup"]["ratio"] for _, s in passed if s["speedup"] and not s["disturbed"]]
     geomean = math.exp(sum(math.log(x) for x in ratios) / len(ratios)) if ratios else None
-    lines = [f"Total: {len(passed)}/{planned} shapes passed"
-             + (f"; geometric-mean speedup {geomean:.2f}x over {len(ratios)} shapes" if geomean else "")
-             + f"; wall time {seconds:.1f} s"]
-    verdicts = [r.speedup.verdict for r in passed if r.speedup]
+    total = f"Total: {len(passed)}/{planned} shapes passed"
+    if len(results) < planned:
+        total += f" (interrupted: {planned - len(results)} of {planned} shapes not run)"
+    lines.append(total + (f"; geometric-mean speedup {geomean:.2f}x over {len(ratios)} shapes" if geomean else "")
+                 + f"; wall time {seconds:.1f} s")
+    verdicts = [s["speedup"]["verdict"] for _, s in passed if s["speedup"]]
     if verdicts:
         lines.append(f"Against the baselines: {verdicts.count('faster')} faster, {verdicts.count('same')} same within "
                      f"noise, {verdicts.count('slower')} slower, {verdicts.count('unreliable')} unreliable (Interval: "
                      "the speedup while each median ranges over its 99% confidence interval, >= 98% together; "
-                     f"faster/slower when it excludes 1 and the speedup is at least {100 * suite.MIN_EFFECT:g}% from 1; "
+                     f"faster/slower when it excludes 1 and the speedup is at least {100 * min_effect:g}% from 1; "
                      "unreliable when other work took more than "
                      f"{100 * _kbench.max_quiet_others_fraction:.0f}% of the CPUs while the shape was timed)")
-    timed = [r for r in results if r.machine]
-    disturbed = [r for r in timed if r.disturbed]
+    timed = [s for r, s in zip(results, summaries) if "machine" in r]
+    disturbed = [s for s in timed if s["disturbed"]]
     if timed:
         lines.append(f"Machine: {len(disturbed)} of {len(timed)} timed shapes were disturbed by other work (below)"
                      if disturbed else "Machine: quiet while every shape was timed")
-    tunable = [r for r in results if r.config_source != "untunable"]
+    tunable = [r for r in results if r.get("config_source", "untunable") != "untunable"]
     if tunable:
-        tuned = [r for r in tunable if r.config_source == "tuned"]
-        lines.append(f"Configs: {len(tuned)} tuned ({sum(r.tuning_s for r in tuned):.1f} s tuning), "
-                     f"{sum(r.config_source == 'cache_hit' for r in tunable)} from the tuning cache, "
-                     f"{sum(r.config_source == 'cache_miss' for r in tunable)} cache misses, "
-                     f"{sum(r.config_source == 'default' for r in tunable)} at the default; cache "
+        tuned = [r for r in tunable if r["config_source"] == "tuned"]
+        lines.append(f"Configs: {len(tuned)} tuned ({sum(r.get('tuning_s', 0) for r in tuned):.1f} s tuning), "
+                     f"{sum(r['config_source'] == 'cache_hit' for r in tunable)} from the tuning cache, "
+                     f"{sum(r['config_source'] == 'cache_miss' for r in tunable)} cache misses, "
+                     f"{sum(r['config_source'] == 'default' for r in tunable)} at the default; cache "
                      f"{_kbench.cache_default_directory()}")
-    for r in results:
-        if r.status != "ok":
-            lines.append(f"  ! {r.kernel} {r.shape_text}: {r.status}: {r.reason}")
-        for w in r.warnings:
-            lines.append(f"  ! {r.kernel} {r.shape_text}: {w}")
-        if r.disturbed:
-            lines.append(f"  ! {r.kernel} {r.shape_text}: timed on a busy machine: {r.machine['reason']}")
+    for r, s in zip(results, summaries):
+        label = f"{r['kernel']} {r['shape']}"
+        if r["status"] != STATUS["ok"] or r.get("reason"):
+            lines.append(f"  ! {label}: {r['status']}: {r.get('reason', '')}")
+        for impl in ("kbench", "torch"):
+            for w in (r.get(impl) or {}).get("warnings", []):
+                lines.append(f"  ! {label}: {r[impl]['impl']}: {w}")
+        for why in s["measures_disagreement"]:
+            lines.append(f"  ! {label}: {why}")
+        if s["disturbed"]:
+            lines.append(f"  ! {label}: timed on a busy machine: {s['machine_reason']}")
     return lines
 
 
 def run(args: argparse.Namespace) -> int:
+    modules = []
     for module in args.module:
-        _load(module)
-    plan = _plan(args)
-    if args.list:
-        for k, s in plan:
-            print(f"{k.name} [{','.join(map(str, s))}]")
-        return 0
+        path = pathlib.Path(module)
+        if path.suffix == ".py" and not path.is_file():
+            raise UsageError(f"--module {module}: no such file")
+        modules.append(str(path.resolve()) if path.suffix == ".py" else module)
     if args.output:
         try:
             records.check_appendable(args.output)  # before anything runs: a foreign file is never overwritten
@@ -196,39 +312,61 @@ def run(args: argparse.Namespace) -> int:
                                  assert_cache_hit=args.assert_cache_hit or tuning.assert_cache_hit_from_environment(),
                                  force=args.force_autotune, use_cache=not args.no_cache,
                                  target_ms=args.tune_target_ms, seed=args.seed)
-    timestamp = int(time.time())
-    started = time.perf_counter()
-    results: list[suite.ShapeResult] = []
-    interrupted = False
-    print(f"kbench run (python): {len(plan)} kernel x shape items, seed {args.seed}", flush=True)
+    stop_signals = _kbench.StopSignals()  # Ctrl-C, SIGTERM, SIGHUP as kbench run takes them
+    worker = KernelWorker(modules)
     try:
+        try:
+            kernels = {k["name"]: k for k in worker.ask({"op": "describe"}, args.timeout_per_kernel)["kernels"]}
+        except WorkerFailure as failure:
+            raise UsageError(f"--module {', '.join(args.module)}: the worker that imports it {failure.status}: "
+                             f"{failure.message}") from failure
+        plan = _plan(args, kernels)
+        if args.list:
+            for k, s in plan:
+                print(f"{k['name']} {_shape_text(s)}")
+            return 0
+        timestamp = int(time.time())
+        started = time.perf_counter()
+        results: list[dict[str, Any]] = []
+        print(f"kbench run (python): {len(plan)} kernel x shape items, seed {args.seed}", flush=True)
         for i, (k, shape) in enumerate(plan, 1):
-            def progress(text: str, i: int = i) -> None:
-                print(f"[kbench] ({i}/{len(plan)}) {text}", file=sys.stderr, flush=True)
+            if _kbench.stop_requested():
+                break
+            label = f"{k['name']} {_shape_text(shape)}"
 
-            results.append(suite.run_shape(k, shape, seed=args.seed, target_ms=args.target_ms, atol=args.atol,
-                                           rtol=args.rtol, tune=options, progress=progress))
-    except KeyboardInterrupt:
-        interrupted = True  # keep what was measured: the table and the records below
-        print("[kbench] interrupted: reporting the shapes measured so far", file=sys.stderr, flush=True)
-    print(_table(results))
-    for line in _summary(results, len(plan), time.perf_counter() - started):
-        print(line)
-    all_records = [rec for r in results for rec in suite.shape_records(r, timestamp, args.seed)]
-    if args.output and all_records:
-        records.append_records(args.output, all_records)
-        print(f"wrote {len(all_records)} records to {args.output}")
-    if args.db and all_records:
-        added = _kbench.history_add(args.db, json.dumps(all_records),
-                                    args.commit or os.environ.get("GITHUB_SHA", ""))
-        print(f"stored {added['points_added']} points in {added['description']}")
-    if interrupted:
-        return 130
-    return 0 if len(results) == len(plan) and all(r.status == "ok" for r in results) else 1
+            def progress(text: str, i: int = i, label: str = label) -> None:
+                print(f"[kbench] ({i}/{len(plan)}) {label}: {text}", file=sys.stderr, flush=True)
+
+            result = _run_item(worker, k, shape, args, options, progress)
+            if result["status"] == "interrupted":
+                break  # a second signal: this shape is dropped, the ones before are written
+            results.append(result)
+            progress(f"{result['status']} ({result['elapsed_s']:.1f} s)")
+        interrupted = _kbench.first_stop_signal()
+        summaries = [_kbench.shape_summary(json.dumps(r), args.min_effect) for r in results]
+        for line in _report(results, summaries, len(plan), time.perf_counter() - started, args.min_effect):
+            print(line)
+        all_records = [rec for r in results
+                       for rec in json.loads(_kbench.shape_records(json.dumps(r), args.effort, timestamp,
+                                                                   args.min_effect))]
+        if args.output and all_records:
+            records.append_records(args.output, all_records)
+            print(f"wrote {len(all_records)} records to {args.output}")
+        if args.db and all_records:
+            added = _kbench.history_add(args.db, json.dumps(all_records),
+                                        args.commit or os.environ.get("GITHUB_SHA", ""))
+            print(f"stored {added['points_added']} points in {added['description']}")
+        print(f"workers started: {worker.workers_started}", file=sys.stderr)
+        if interrupted:
+            return 128 + interrupted
+        return 0 if len(results) == len(plan) and all(r["status"] == STATUS["ok"] for r in results) else 1
+    finally:
+        worker.stop(kill=bool(_kbench.stop_requested()))
+        del stop_signals
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+    args = parser().parse_args(argv)
     try:
         return run(args)
     except UsageError as error:

@@ -239,7 +239,7 @@ def measure(fn: Callable[[], Any], *, repeat: int = 0, target_ms: float = 100, w
     _check_positive("throughput_calls", throughput_calls, allow_zero=True)
     _check_positive("throughput_batches", throughput_batches, allow_zero=True)
     synchronizer = Synchronizer(fn, sync, is_done)
-    d = _kbench.measure(_name_of(fn, name), synchronizer.call, synchronizer.barrier, repeat, target_ms, warmup,
+    d = _kbench.measure(_name_of(fn, name), synchronizer.target, synchronizer.barrier, repeat, target_ms, warmup,
                         throughput_calls, throughput_batches, flush_cache)
     return Measurement(
         name=d["name"], sync="given" if synchronizer.sync is not None else synchronizer.kind,
@@ -269,7 +269,7 @@ def do_bench(fn: Callable[[], Any], warmup: float = 25, rep: float = 100, return
         raise ValueError(f"unknown return_mode {return_mode!r} (valid: {', '.join(RETURN_MODES)})")
     synchronizer = Synchronizer(fn, sync, is_done)
     stop = (10, 0.005, 50.0, 10000.0) if noise_stop else None
-    d = _kbench.do_bench(getattr(fn, "__name__", "fn"), synchronizer.call, synchronizer.barrier, float(warmup),
+    d = _kbench.do_bench(getattr(fn, "__name__", "fn"), synchronizer.target, synchronizer.barrier, float(warmup),
                          float(rep), flush_cache, stop)
     result = _bench_result(d, synchronizer.unverified_calls)
     _raise_if_broken(result)
@@ -292,7 +292,7 @@ def interleaved_bench(fns: Sequence[Callable[[], Any]], repeat: int = 100, warmu
     _check_positive("warmup", warmup, allow_zero=True)
     _check_positive("calls_per_turn", calls_per_turn)
     synchronizers = [Synchronizer(fn, sync, is_done) for fn in fns]
-    targets = [(f"{i}:{getattr(fn, '__name__', 'fn')}", s.call, s.barrier)
+    targets = [(f"{i}:{getattr(fn, '__name__', 'fn')}", s.target, s.barrier)
                for i, (fn, s) in enumerate(zip(fns, synchronizers))]
     results = [_bench_result(d, s.unverified_calls)
                for d, s in zip(_kbench.interleaved_bench(targets, repeat, warmup, calls_per_turn), synchronizers)]
@@ -311,5 +311,5 @@ def compute_repeat(fn: Callable[[], Any], target_ms: float = 100, min_repeat: in
     if max_repeat < min_repeat:
         raise ValueError(f"max_repeat ({max_repeat}) is below min_repeat ({min_repeat})")
     synchronizer = Synchronizer(fn, sync, is_done)
-    return _kbench.compute_repeat(getattr(fn, "__name__", "fn"), synchronizer.call, synchronizer.barrier,
+    return _kbench.compute_repeat(getattr(fn, "__name__", "fn"), synchronizer.target, synchronizer.barrier,
                                   float(target_ms), min_repeat, max_repeat)

@@ -18,9 +18,11 @@ type and ``baseline_prepare`` into the baseline's. Outputs are compared as NumPy
 
 from __future__ import annotations
 
-import functools
+import hashlib
+import inspect
 import json
 import math
+import os
 import time
 import traceback
 from collections.abc import Callable, Sequence
@@ -30,11 +32,10 @@ from typing import Any
 import numpy as np
 
 from . import _kbench
-from .bench import BenchResult, Stats, _bench_result
 from .sync import Synchronizer, outputs_of
-from .tuning import ParameterSpec, TuneOptions, choose_config, parameters_of
+from .tuning import ParameterSpec, parameters_of
 
-__all__ = ["Kernel", "ShapeResult", "kernel", "registered", "clear_registry", "run_shape"]
+__all__ = ["Kernel", "kernel", "registered", "clear_registry"]
 
 Shape = tuple[int, ...]
 
@@ -119,78 +120,22 @@ def clear_registry() -> None:
     _registry.clear()
 
 
-# The smallest speedup called faster or slower (kbench run's --min-effect default, stats.hpp).
-MIN_EFFECT = 0.02
+# --- what a worker does with a kernel (kbench.worker runs these; python -m kbench run never does) ---------
 
 
-@dataclass(frozen=True)
-class Speedup:
-    """baseline median / kernel median, and the range it takes while each median ranges over its 99%
-    confidence interval (both true medians lie in theirs with probability >= 98%), as kbench run computes
-    it (suite/shape_result.hpp)."""
-
-    ratio: float
-    low: float
-    high: float
-    disturbed: bool = False  # timed while other work took the CPUs (ShapeResult.machine)
-    min_effect: float = MIN_EFFECT
-
-    @property
-    def verdict(self) -> str:
-        """"unreliable" when timed on a busy machine; "faster"/"slower" when the interval excludes 1 and the
-        speedup is at least min_effect from 1; otherwise "same" (as kbench run)."""
-        if self.disturbed:
-            return "unreliable"
-        if self.low > 1 and self.ratio >= 1 + self.min_effect:
-            return "faster"
-        if self.high < 1 and self.ratio <= 1 / (1 + self.min_effect):
-            return "slower"
-        return "same"
-
-    @classmethod
-    def of(cls, kernel: Stats, baseline: Stats, disturbed: bool = False, min_effect: float = MIN_EFFECT) -> Speedup:
-        return cls(baseline.median / kernel.median, baseline.median_ci_low / kernel.median_ci_high,
-                   baseline.median_ci_high / kernel.median_ci_low, disturbed, min_effect)
+STATUS = _kbench.shape_statuses()  # the suite's statuses by identifier: their names are the engine's
 
 
-@dataclass
-class ShapeResult:
-    """One kernel x shape: its status (ok, wrong_result, error, invalid_sync), why when not ok, the accuracy
-    against the baseline, and the interleaved timings."""
+def shape_text(shape: Sequence[int]) -> str:
+    return "[" + ",".join(str(d) for d in shape) + "]"
 
-    kernel: str
-    shape: Shape
-    status: str = "ok"
-    reason: str = ""
-    max_abs_error: float = 0.0
-    max_rel_error: float = 0.0
-    mismatches: int = 0
-    elements: int = 0
-    timing: BenchResult | None = None
-    baseline_timing: BenchResult | None = None
-    speedup: Speedup | None = None
-    gb_per_s: float | None = None
-    framework: str = ""
-    device: str = ""
-    platform: str = ""
-    baseline_framework: str = ""
-    baseline_device: str = ""
-    baseline_platform: str = ""
-    seconds: float = 0.0
-    config: dict[str, Any] = field(default_factory=dict)  # the tuning parameters' values measured
-    config_source: str = "untunable"  # untunable, default, cache_hit, tuned, cache_miss
-    tuning_s: float = 0.0
-    warnings: list[str] = field(default_factory=list)
-    # What else ran while the shape was timed (kbench.ContentionProbe: quiet, reason, detail); empty: not timed.
-    machine: dict[str, Any] = field(default_factory=dict)
 
-    @property
-    def disturbed(self) -> bool:
-        return bool(self.machine) and not self.machine["quiet"]
-
-    @property
-    def shape_text(self) -> str:
-        return "[" + ",".join(str(d) for d in self.shape) + "]"
+def default_config(k: Kernel) -> dict[str, Any]:
+    """The config a tunable kernel runs untuned: its ``default``, else each parameter's first value."""
+    if k.default:
+        return dict(k.default)
+    return {name: (labels[0] if kind == "enumeration" else False if kind == "boolean" else values[0])
+            for name, kind, values, labels in k.params}
 
 
 def _to_numpy(value: Any) -> np.ndarray:
@@ -200,17 +145,28 @@ def _to_numpy(value: Any) -> np.ndarray:
     return np.asarray(value)
 
 
-def _compare(result: ShapeResult, outputs: Any, expected: Any, atol: float, rtol: float) -> None:
+@dataclass
+class Accuracy:
+    """The outputs of a call against the baseline's: |got - want| <= atol + rtol |want| on every element, NaN
+    only where the baseline has NaN."""
+
+    passed: bool = True
+    message: str = ""
+    max_abs_error: float = 0.0
+    max_rel_error: float = 0.0
+    mismatches: int = 0
+    elements: int = 0
+
+
+def compare(outputs: Any, expected: Any, atol: float, rtol: float) -> Accuracy:
+    result = Accuracy()
     got = [_to_numpy(v) for v in outputs_of(outputs)]
     want = [_to_numpy(v) for v in outputs_of(expected)]
     if len(got) != len(want):
-        result.status, result.reason = "wrong_result", f"{len(got)} outputs, the baseline gives {len(want)}"
-        return
+        return Accuracy(False, f"{len(got)} outputs, the baseline gives {len(want)}")
     for i, (g, w) in enumerate(zip(got, want)):
         if g.shape != w.shape:
-            result.status = "wrong_result"
-            result.reason = f"output {i} has shape {list(g.shape)}, the baseline's is {list(w.shape)}"
-            return
+            return Accuracy(False, f"output {i} has shape {list(g.shape)}, the baseline's is {list(w.shape)}")
         g64 = g.astype(np.float64, copy=False)
         w64 = w.astype(np.float64, copy=False)
         difference = np.abs(g64 - w64)
@@ -225,183 +181,161 @@ def _compare(result: ShapeResult, outputs: Any, expected: Any, atol: float, rtol
         result.mismatches += int(bad.sum())
         result.elements += int(g.size)
     if result.mismatches:
-        result.status = "wrong_result"
-        result.reason = (f"{result.mismatches} of {result.elements} elements outside atol {atol:g} + rtol "
-                         f"{rtol:g} (max abs error {result.max_abs_error:.3g})")
+        result.passed = False
+        result.message = (f"{result.mismatches} of {result.elements} elements outside atol {atol:g} + rtol "
+                          f"{rtol:g} (max abs error {result.max_abs_error:.3g})")
+    return result
 
 
-def _time_interleaved(targets: list[tuple[str, Synchronizer]], target_ms: float) -> list[BenchResult]:
-    """Times the targets interleaved, as kbench run times a kernel and its baseline: the repeat count the
-    quickest-filled of them gets from ``target_ms``, in turns of calls (each after an untimed call) when there
-    are several. One BenchResult per target, in order."""
-    repeat = min(_kbench.compute_repeat(n, s.call, s.barrier, float(target_ms), 10, 1000) for n, s in targets)
-    calls_per_turn = _kbench.interleaved_calls_per_turn(target_ms / repeat, repeat) if len(targets) > 1 else 1
-    timed = _kbench.interleaved_bench([(n, s.call, s.barrier) for n, s in targets], repeat, 1, calls_per_turn)
-    return [_bench_result(d, s.unverified_calls) for d, (_, s) in zip(timed, targets)]
-
-
-def _error_text(error: BaseException) -> str:
+def error_text(error: BaseException) -> str:
     last = traceback.format_exception_only(type(error), error)[-1].strip()
     return last[:500]
 
 
-def run_shape(k: Kernel, shape: Shape, *, seed: int = 0, target_ms: float = 100,
-              atol: float | None = None, rtol: float | None = None, tune: TuneOptions | None = None,
-              progress: Callable[[str], None] = lambda text: None) -> ShapeResult:
-    """Checks ``k`` at ``shape`` against its baseline, then times the two interleaved (turns of calls, each
-    after an untimed one), every call synchronized on its outputs and checked. A kernel that raises is
-    recorded as ``error``, a wrong result as ``wrong_result`` (never timed), a wait that returned early as
-    ``invalid_sync``: the result says so and the suite goes on. A kernel with tuning parameters is measured
-    at the tuning cache's config, or tuned first (``tune``; kbench.tuning), or at its default."""
-    result = ShapeResult(k.name, shape)
-    started = time.perf_counter()
-    label = f"{k.name} {result.shape_text}"
+class Problem:
+    """One kernel x shape's inputs in a worker: made once, for every request about that shape (the shape
+    itself, each tuning config, the re-timing), with the baseline's outputs as the reference."""
+
+    def __init__(self, k: Kernel, shape: Sequence[int], seed: int) -> None:
+        self.kernel, self.shape, self.seed = k, tuple(shape), seed
+        self.host = list(k.inputs(self.shape, seed))
+        self.args = [k.prepare(a) for a in self.host]
+        self.baseline_args = [k.baseline_prepare(a) for a in self.host] if k.baseline is not None else []
+        self.reference = k.baseline(*self.baseline_args) if k.baseline is not None else None
+
+    def call(self, config: dict[str, Any]) -> Callable[[], Any]:
+        fn, args = self.kernel.fn, self.args
+        return (lambda: fn(*args, **config)) if config else (lambda: fn(*args))
+
+    def tolerances(self, atol: float | None, rtol: float | None) -> tuple[float, float]:
+        return (self.kernel.atol if atol is None else atol, self.kernel.rtol if rtol is None else rtol)
+
+    def probe(self, config: dict[str, Any]) -> dict[str, Any]:
+        """What a tuning cache key needs of this shape: the framework, device and platform of the kernel's
+        outputs, its input dtypes and a hash of its source."""
+        sync = Synchronizer(self.call(config))
+        return {"framework": sync.kind, "device": sync.device, "platform": sync.platform,
+                "dtypes": ",".join(str(a.dtype) for a in self.host), "source_hash": source_hash(self.kernel.fn)}
+
+
+def source_hash(fn: Callable[..., Any]) -> str:
+    target = inspect.unwrap(getattr(fn, "__wrapped__", fn))
     try:
-        progress(f"{label}: making inputs")
-        host = list(k.inputs(shape, seed))
-        args = [k.prepare(a) for a in host]
-        baseline_args = [k.baseline_prepare(a) for a in host] if k.baseline is not None else []
-        tolerances = (k.atol if atol is None else atol, k.rtol if rtol is None else rtol)
-        reference = k.baseline(*baseline_args) if k.baseline is not None else None
-        fn = k.fn
-        if k.params:
-            choice = _choose(k, result, host, args, reference, tolerances, target_ms, tune or TuneOptions(),
-                             lambda text: progress(f"{label}: {text}"))
-            result.config, result.config_source, result.tuning_s = choice.config, choice.source, choice.tuning_s
-            if choice.source == "cache_miss":
-                result.status, result.reason = "cache_miss", choice.reason
-                return result
-            if choice.reason:
-                result.warnings.append(choice.reason)
-            fn = functools.partial(k.fn, **choice.config)
-        progress(f"{label}: checking against the baseline" if k.baseline else f"{label}: running (no baseline)")
-        outputs = fn(*args)
-        if reference is not None:
-            _compare(result, outputs, reference, *tolerances)
-            if result.status != "ok":
-                return result
+        text = inspect.getsource(target).encode()
+    except (OSError, TypeError):
+        code = getattr(target, "__code__", None)
+        text = code.co_code if code is not None else repr(target).encode()
+    return hashlib.sha256(text).hexdigest()
+
+
+def _device(name: str, platform: str) -> dict[str, Any]:
+    """A runner::shape_result's device: Python kernels run on the host process, whatever their framework
+    drives; the framework itself is the backend label."""
+    return {"backend": "cpu", "name": name, "vendor": "", "platform": platform, "driver_version": "",
+            "max_work_group_size": 0, "global_memory_bytes": 0, "compute_units": os.cpu_count() or 0}
+
+
+def _impl(impl: str, sync: Synchronizer | None, config: dict[str, Any], accuracy: Accuracy) -> dict[str, Any]:
+    return {"impl": impl, "device": _device(sync.device if sync else "", sync.platform if sync else ""),
+            "backend_label": sync.kind if sync else "python",
+            "config": json.dumps(config, sort_keys=True, separators=(",", ":")), "baseline_form": "",
+            "accurate": accuracy.passed, "max_abs_error": accuracy.max_abs_error,
+            "max_rel_error": accuracy.max_rel_error, "mismatches": accuracy.mismatches, "latency_ms": [],
+            "throughput_ms": [], "device_ms": [], "captured": 0, "dispatched": 0, "sync_violations": 0,
+            "valid": False, "warnings": []}
+
+
+def run_shape(problem: Problem, config: dict[str, Any], target_ms: float, atol: float | None,
+              rtol: float | None) -> dict[str, Any]:
+    """One kernel x shape, as a C++ kernel's worker runs it (runner::run_shape): the kernel checked against
+    its baseline, then both measured three ways (kbench.measure) and timed interleaved in turns of calls for
+    the speedup, while the machine is watched. The JSON of a runner::shape_result: the verdict, the records
+    and the table are made from it by the suite's engine, as for a C++ kernel."""
+    k = problem.kernel
+    started = time.perf_counter()
+    result: dict[str, Any] = {"kernel": k.name, "shape": shape_text(problem.shape),
+                              "shape_index": k.shapes.index(problem.shape), "status": STATUS["ok"], "reason": "",
+                              "bytes_moved": float(k.bytes_moved(problem.shape)) if k.bytes_moved else 0.0,
+                              "elapsed_s": 0.0}
+    fn = problem.call(config)
+    try:
+        outputs = fn()
+        accuracy = compare(outputs, problem.reference, *problem.tolerances(atol, rtol)) \
+            if problem.reference is not None else Accuracy()
         del outputs
-        progress(f"{label}: timing")
-        kernel_sync = Synchronizer(lambda: fn(*args))
-        result.framework, result.device, result.platform = kernel_sync.kind, kernel_sync.device, kernel_sync.platform
-        targets = [(k.name, kernel_sync)]
-        if k.baseline is not None:
-            baseline = k.baseline
-            baseline_sync = Synchronizer(lambda: baseline(*baseline_args))
-            result.baseline_framework = baseline_sync.kind
-            result.baseline_device, result.baseline_platform = baseline_sync.device, baseline_sync.platform
-            targets.append(("baseline", baseline_sync))
-        probe = _kbench.ContentionProbe()  # what else runs while the two are timed
-        benches = _time_interleaved(targets, target_ms)
-        result.machine = probe.finish()
-        result.timing = benches[0]
-        result.baseline_timing = benches[1] if len(benches) > 1 else None
-        broken = [b for b in benches if b.sync_violations]
-        if broken:
-            result.status = "invalid_sync"
-            result.reason = "; ".join(f"{b.name}: {b.sync_violations} of {len(b.samples_ms)} waits returned "
-                                      "before the work was complete" for b in broken)
+        kernel_sync = Synchronizer(fn)
+        result["kbench"] = _impl("kbench", kernel_sync, config, accuracy)
+        if not accuracy.passed:
+            result["status"], result["reason"] = STATUS["wrong_result"], accuracy.message
             return result
-        for b in benches:
-            if b.unverified_calls:
-                result.warnings.append(f"{b.name}: outputs whose completion kbench cannot check (unverified)")
-        if result.baseline_timing is not None:
-            result.speedup = Speedup.of(result.timing.stats, result.baseline_timing.stats, result.disturbed)
-        if k.bytes_moved is not None:
-            result.gb_per_s = k.bytes_moved(shape) / (result.timing.stats.median * 1e-3) / 1e9
+        targets = [("kbench", kernel_sync)]
+        if k.baseline is not None:
+            baseline, baseline_args = k.baseline, problem.baseline_args
+            baseline_sync = Synchronizer(lambda: baseline(*baseline_args))
+            result["torch"] = _impl("baseline", baseline_sync, {}, Accuracy())
+            targets.append(("baseline", baseline_sync))
+        probe = _kbench.ContentionProbe()  # what else runs while they are measured and timed
+        for name, sync in targets:
+            measured = _kbench.measure(name, sync.target, sync.barrier, 0, target_ms / 2, 2, 0, 3, False)
+            impl = result["kbench" if name == "kbench" else "torch"]
+            impl.update(throughput_ms=list(measured["throughput_ms"]), device_ms=list(measured["device_ms"]),
+                        captured=measured["calls_captured"], dispatched=measured["calls_dispatched"],
+                        sync_violations=measured["result_sync_violations"] + measured["barrier_violations"],
+                        valid=bool(measured["valid"]),
+                        # the engine says itself when the measures disagree (kbench._kbench.shape_summary)
+                        warnings=[w for w in measured["warnings"] if not w.startswith("measures disagree")])
+        repeat = min(_kbench.compute_repeat(n, s.target, s.barrier, float(target_ms), 10, 1000) for n, s in targets)
+        calls_per_turn = _kbench.interleaved_calls_per_turn(target_ms / repeat, repeat) if len(targets) > 1 else 1
+        timed = _kbench.interleaved_bench([(n, s.target, s.barrier) for n, s in targets], repeat, 1, calls_per_turn)
+        result["machine"] = json.loads(_kbench.finish_probe_json(probe))
+        broken = []
+        for (name, sync), bench in zip(targets, timed):
+            impl = result["kbench" if name == "kbench" else "torch"]
+            impl["latency_ms"] = list(bench["samples_ms"])
+            impl["sync_violations"] += bench["sync_violations"]
+            impl["valid"] = impl["valid"] and bench["sync_violations"] == 0
+            if sync.unverified_calls:
+                impl["warnings"].append("outputs whose completion kbench cannot check (unverified)")
+            if not impl["valid"]:
+                broken.append(f"{name}: {impl['sync_violations']} waits returned before the work was complete"
+                              if impl["sync_violations"] else f"{name}: the timed window missed work")
+        if broken:
+            result["status"], result["reason"] = STATUS["invalid_timing"], "; ".join(broken)
     except KeyboardInterrupt:
         raise
     except Exception as error:  # a kernel that raises is recorded, and the suite goes on
-        result.status, result.reason = "error", _error_text(error)
+        result["status"], result["reason"] = STATUS["runtime_error"], error_text(error)
     finally:
-        result.seconds = time.perf_counter() - started
+        result["elapsed_s"] = time.perf_counter() - started
     return result
 
 
-def _choose(k: Kernel, result: ShapeResult, host: list[np.ndarray], args: list[Any], reference: Any,
-            tolerances: tuple[float, float], target_ms: float, options: TuneOptions,
-            progress: Callable[[str], None]):
-    """The config to measure ``k`` with (kbench.tuning.choose_config), each candidate checked against the
-    reference before it is timed."""
-    default = k.default or {name: (labels[0] if kind == "enumeration" else False if kind == "boolean" else values[0])
-                            for name, kind, values, labels in k.params}
-    probe = Synchronizer(lambda: k.fn(*args, **default))  # the framework and device, for the cache key
-
-    def evaluate(config: dict[str, Any]) -> tuple[str, float, str]:
-        try:
-            if reference is not None:
-                check = ShapeResult(k.name, result.shape)
-                _compare(check, k.fn(*args, **config), reference, *tolerances)
-                if check.status != "ok":
-                    return "wrong_result", math.nan, check.reason
-            sync = Synchronizer(lambda: k.fn(*args, **config))
-            d = _kbench.do_bench(k.name, sync.call, sync.barrier, 2.0, float(options.target_ms), False, None)
-            if d["sync_violations"]:
-                return "runtime_error", math.nan, f"{d['sync_violations']} waits returned before the work was complete"
-            return "ok", d["stats"]["median"], ""
-        except KeyboardInterrupt:
-            raise
-        except Exception as error:  # a config that raises is recorded and the search goes on
-            return "runtime_error", math.nan, _error_text(error)
-
-    def retime(configs: list[dict[str, Any]]) -> list[float]:
-        targets = [(str(i), Synchronizer(lambda config=config: k.fn(*args, **config)))
-                   for i, config in enumerate(configs)]
-        return [math.inf if b.sync_violations else b.stats.median
-                for b in _time_interleaved(targets, options.target_ms)]
-
-    dtypes = ",".join(str(a.dtype) for a in host)
-    return choose_config(k.name, k.fn, k.params, k.default, result.shape_text, dtypes, probe.kind, probe.device,
-                         probe.platform, evaluate, retime, options, progress)
+def evaluate_config(problem: Problem, config: dict[str, Any], target_ms: float, atol: float | None,
+                    rtol: float | None) -> dict[str, Any]:
+    """One tuning config: checked against the baseline, then timed for ``target_ms``. Its status (ok,
+    wrong_result, runtime_error), median [ms] and why it failed."""
+    try:
+        fn = problem.call(config)
+        if problem.reference is not None:
+            accuracy = compare(fn(), problem.reference, *problem.tolerances(atol, rtol))
+            if not accuracy.passed:
+                return {"status": "wrong_result", "time_ms": math.nan, "message": accuracy.message}
+        sync = Synchronizer(fn)
+        d = _kbench.do_bench(problem.kernel.name, sync.target, sync.barrier, 2.0, float(target_ms), False, None)
+        if d["sync_violations"]:
+            return {"status": "runtime_error", "time_ms": math.nan,
+                    "message": f"{d['sync_violations']} waits returned before the work was complete"}
+        return {"status": "ok", "time_ms": d["stats"]["median"], "message": ""}
+    except KeyboardInterrupt:
+        raise
+    except Exception as error:  # a config that raises is recorded and the search goes on
+        return {"status": "runtime_error", "time_ms": math.nan, "message": error_text(error)}
 
 
-def shape_records(result: ShapeResult, timestamp: int, seed: int) -> list[dict[str, Any]]:
-    """The v3 records of one kernel x shape, as kbench run writes them: per implementation its latency
-    samples (median, its 99% interval), for the kernel also the accuracy, the speedup with its interval and
-    the bandwidth; one accuracy record (0) where the shape failed before it was timed."""
-    def context(impl: str, framework: str, device: str, platform: str) -> dict[str, Any]:
-        config = json.dumps(result.config, sort_keys=True, separators=(",", ":")) if impl == "kbench" else "{}"
-        return {"kernel": result.kernel, "shape": result.shape_text, "backend": framework or "python",
-                "device": device, "platform": platform, "gpu": framework == "torch-cuda", "timestamp": timestamp,
-                "config": config,
-                "extra": {"status": result.status, "command": "python run", "impl": impl, "seed": seed,
-                          **({"config_source": result.config_source} if impl == "kbench" else {}),
-                          **({"reason": result.reason} if result.reason else {}),
-                          **({"machine": "disturbed" if result.disturbed else "quiet",
-                              "machine_detail": result.machine["detail"]} if result.machine else {})}}
-
-    def record(ctx: dict[str, Any], metric: str, values: list[float], extra: dict[str, Any]) -> dict[str, Any]:
-        return json.loads(_kbench.make_record(json.dumps(ctx), metric, values, json.dumps(extra)))
-
-    kernel_ctx = context("kbench", result.framework, result.device, result.platform)
-    records = []
-    checked = result.elements > 0 or result.status == "wrong_result"
-    if checked or result.status in ("error", "cache_miss"):  # failed before the check: accuracy 0, and why
-        passed = checked and result.status != "wrong_result"
-        records.append(record(kernel_ctx, "accuracy", [1.0 if passed else 0.0],
-                              {"max_abs_error": result.max_abs_error, "max_rel_error": result.max_rel_error,
-                               "mismatches": result.mismatches}))
-    timings = [(kernel_ctx, result.timing)]
-    if result.baseline_timing is not None:
-        timings.append((context("baseline", result.baseline_framework, result.baseline_device,
-                                result.baseline_platform), result.baseline_timing))
-    for ctx, bench in timings:
-        if bench is None:
-            continue
-        s = bench.stats
-        records.append(record(ctx, "latency_ms", bench.samples_ms,
-                              {"stat": "median", "median": s.median, "cv": s.cv, "ci99_low": s.median_ci_low,
-                               "ci99_high": s.median_ci_high, "sync_violations": bench.sync_violations,
-                               "unverified_calls": bench.unverified_calls}))
-        if result.machine and result.machine["measured"]:  # a metric, so that the history keeps it
-            records.append(record(ctx, "machine_disturbed", [1.0 if result.disturbed else 0.0],
-                                  {"machine_detail": result.machine["detail"]}))
-    if result.speedup is not None:
-        sp = result.speedup
-        records.append(record(kernel_ctx, "speedup", [sp.ratio],
-                              {"low": sp.low, "high": sp.high, "verdict": sp.verdict}))
-    if result.gb_per_s is not None:
-        records.append(record(kernel_ctx, "bandwidth_gbps", [result.gb_per_s], {}))
-    if result.config_source == "tuned":
-        records.append(record(kernel_ctx, "autotune_s", [result.tuning_s], {}))
-    return records
+def retime(problem: Problem, configs: list[dict[str, Any]], target_ms: float) -> list[float]:
+    """The configs timed interleaved, in turns: their medians [ms] (inf where a wait returned early)."""
+    syncs = [(str(i), Synchronizer(problem.call(config))) for i, config in enumerate(configs)]
+    repeat = min(_kbench.compute_repeat(n, s.target, s.barrier, float(target_ms), 10, 1000) for n, s in syncs)
+    calls_per_turn = _kbench.interleaved_calls_per_turn(target_ms / repeat, repeat) if len(syncs) > 1 else 1
+    timed = _kbench.interleaved_bench([(n, s.target, s.barrier) for n, s in syncs], repeat, 1, calls_per_turn)
+    return [math.inf if d["sync_violations"] else d["stats"]["median"] for d in timed]

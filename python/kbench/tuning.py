@@ -8,8 +8,6 @@ pattern (tune once, then measure from the cache and fail on a miss).
 from __future__ import annotations
 
 import datetime
-import hashlib
-import inspect
 import json
 import math
 import os
@@ -22,8 +20,9 @@ from . import _kbench
 
 __all__ = ["parameters_of", "TuneOptions", "ConfigChoice", "choose_config"]
 
-RETIME_WITHIN = 1.5  # configs this close to the search's fastest are re-timed interleaved (kbench tune's default)
-RETIME_AT_MOST = 8  # of them, the fastest this many (bounds the re-timing)
+_DEFAULTS = _kbench.timing_defaults()  # kbench's own (include/kbench/timing_budget.hpp), not copies
+RETIME_WITHIN = _DEFAULTS["retime_within"]  # configs this close to the search's fastest are re-timed interleaved
+RETIME_AT_MOST = _DEFAULTS["retime_top"]  # of them, the fastest this many (bounds the re-timing)
 
 # (name, kind, integers, labels): the extension's description of one parameter.
 ParameterSpec = tuple[str, str, list[int], list[str]]
@@ -79,7 +78,7 @@ class TuneOptions:
     force: bool = False  # tune again, ignoring cached configs (still writes)
     use_cache: bool = True
     cache_dir: str | None = None  # default: $KBENCH_CACHE_DIR, else ~/.cache/kbench
-    target_ms: float = 20.0  # each config's timed calls fill this [ms]
+    target_ms: float = _DEFAULTS["tune_target_ms"]  # each config's timed calls fill this [ms]
     seed: int = 0
 
 
@@ -93,17 +92,7 @@ class ConfigChoice:
     cache_file: str = ""
 
 
-def _source_hash(fn: Callable[..., Any]) -> str:
-    target = inspect.unwrap(getattr(fn, "__wrapped__", fn))
-    try:
-        text = inspect.getsource(target).encode()
-    except (OSError, TypeError):
-        code = getattr(target, "__code__", None)
-        text = code.co_code if code is not None else repr(target).encode()
-    return hashlib.sha256(text).hexdigest()
-
-
-def choose_config(name: str, fn: Callable[..., Any], specs: list[ParameterSpec], default: dict[str, Any] | None,
+def choose_config(name: str, source_hash: str, specs: list[ParameterSpec], default: dict[str, Any] | None,
                   shape_text: str, dtypes: str, framework: str, device: str, platform: str,
                   evaluate: Callable[[dict[str, Any]], tuple[str, float, str]],
                   retime: Callable[[list[dict[str, Any]]], list[float]], options: TuneOptions,
@@ -115,7 +104,7 @@ def choose_config(name: str, fn: Callable[..., Any], specs: list[ParameterSpec],
     the fastest there wins, so that the pick is not decided by drift between their separate timings."""
     native_default = to_native(specs, default) if default else None
     key = {"kernel": name, "shape": shape_text, "dtype": dtypes, "backend": framework, "device": device,
-           "driver": platform, "source_hash": _source_hash(fn),
+           "driver": platform, "source_hash": source_hash,
            "space_hash": _kbench.tune_space_hash(specs, native_default), "kbench_version": _kbench.kbench_version()}
     directory = options.cache_dir or _kbench.cache_default_directory()
     key_json = json.dumps(key)

@@ -77,17 +77,66 @@ class python_event final : public kbench::event {
   python_ref m_handle;
 };
 
+// The work of a call that returned host values (None, numbers, strings, NumPy arrays): complete when the call
+// returned, with no device clock. It holds the outputs until the result is dropped, after the timed window.
+class returned_event final : public kbench::event {
+ public:
+  explicit returned_event(std::optional<python_ref> outputs) : m_outputs(std::move(outputs)) {}
+  [[nodiscard]] bool is_complete() const override { return true; }
+  void wait() override {}
+  [[nodiscard]] std::optional<kbench::device_interval> interval() const override { return std::nullopt; }
+  [[nodiscard]] bool has_device_clock() const override { return false; }
+
+ private:
+  std::optional<python_ref> m_outputs;
+};
+
+// A callable whose outputs were host values when kbench probed it (kbench.sync.Synchronizer): the timing loop
+// calls it directly, and proves each call's outputs complete by their type (an instance of `host_types`),
+// with no Python step between the call and the stop of the timer. A result of any other type goes through
+// `wrap`, which returns the Python handle that waits on it and checks it.
+struct host_call {
+  nb::callable fn;
+  nb::tuple host_types;
+  nb::callable wrap;
+};
+
+// The event of a call that returned None, shared: nothing to hold, nothing to allocate per call.
+const kbench::event_ptr& returned_nothing() {
+  static const kbench::event_ptr event = std::make_shared<returned_event>(std::nullopt);
+  return event;
+}
+
 // A bench_target whose call and barrier are Python callables: call() returns a handle, barrier() waits for
-// the device (None: the core waits on every result instead).
-kbench::bench_target make_target(std::string name, nb::callable call, nb::object barrier) {
+// the device (None: the core waits on every result instead). `call` may be a host_call (above).
+kbench::bench_target make_target(std::string name, nb::object call, nb::object barrier) {
   kbench::bench_target target;
   target.name = std::move(name);
-  target.call = [call = python_ref(std::move(call))]() {
-    nb::gil_scoped_acquire gil;
-    kbench::call_result result;
-    result.events.push_back(std::make_shared<python_event>(call.get()()));
-    return result;
-  };
+  if (nb::isinstance<host_call>(call)) {
+    const host_call& host = nb::cast<const host_call&>(call);
+    target.call = [fn = python_ref(host.fn), types = python_ref(host.host_types),
+                   wrap = python_ref(host.wrap)]() {
+      nb::gil_scoped_acquire gil;
+      kbench::call_result result;
+      nb::object outputs = fn.get()();
+      if (outputs.is_none()) {
+        result.events.push_back(returned_nothing());
+      } else if (PyObject_IsInstance(outputs.ptr(), types.get().ptr()) == 1) {
+        result.events.push_back(std::make_shared<returned_event>(python_ref(std::move(outputs))));
+      } else {
+        if (PyErr_Occurred() != nullptr) PyErr_Clear();
+        result.events.push_back(std::make_shared<python_event>(wrap.get()(outputs)));
+      }
+      return result;
+    };
+  } else {
+    target.call = [call = python_ref(std::move(call))]() {
+      nb::gil_scoped_acquire gil;
+      kbench::call_result result;
+      result.events.push_back(std::make_shared<python_event>(call.get()()));
+      return result;
+    };
+  }
   if (!barrier.is_none()) {
     target.barrier = [barrier = python_ref(std::move(barrier))]() {
       nb::gil_scoped_acquire gil;
@@ -140,7 +189,7 @@ nb::dict contention_dict(const kbench::contention& c) {
   return d;
 }
 
-nb::dict measure(std::string name, nb::callable call, nb::object barrier, int repeat, double target_ms,
+nb::dict measure(std::string name, nb::object call, nb::object barrier, int repeat, double target_ms,
                  int warmup, int throughput_calls, int throughput_batches, bool flush_cache) {
   kbench::measure_options options;
   options.repeat = repeat;
@@ -173,7 +222,7 @@ nb::dict measure(std::string name, nb::callable call, nb::object barrier, int re
   return d;
 }
 
-nb::dict do_bench(std::string name, nb::callable call, nb::object barrier, double warmup_ms, double rep_ms,
+nb::dict do_bench(std::string name, nb::object call, nb::object barrier, double warmup_ms, double rep_ms,
                   bool flush_cache, std::optional<std::tuple<std::size_t, double, double, double>> stop) {
   kbench::bench_options options;
   options.warmup_ms = warmup_ms;
@@ -192,7 +241,7 @@ nb::dict do_bench(std::string name, nb::callable call, nb::object barrier, doubl
   return bench_result_dict(r);
 }
 
-nb::list interleaved_bench(const std::vector<std::tuple<std::string, nb::callable, nb::object>>& targets,
+nb::list interleaved_bench(const std::vector<std::tuple<std::string, nb::object, nb::object>>& targets,
                            int repeat, int warmup, int calls_per_turn) {
   std::vector<kbench::bench_target> built;
   for (const auto& [name, call, barrier] : targets) built.push_back(make_target(name, call, barrier));
@@ -206,7 +255,7 @@ nb::list interleaved_bench(const std::vector<std::tuple<std::string, nb::callabl
   return list;
 }
 
-int compute_repeat(std::string name, nb::callable call, nb::object barrier, double target_ms, int min_repeat,
+int compute_repeat(std::string name, nb::object call, nb::object barrier, double target_ms, int min_repeat,
                    int max_repeat) {
   const kbench::bench_target target = make_target(std::move(name), std::move(call), std::move(barrier));
   nb::gil_scoped_release released;
@@ -226,6 +275,12 @@ nb::dict summarize(const std::vector<double>& samples) {
 }  // namespace
 
 void bind_bench(nb::module_& m) {
+  nb::class_<host_call>(
+      m, "HostCall",
+      "A callable whose outputs are host values, timed with no Python step between the call "
+      "and the stop (kbench.sync.Synchronizer.target).")
+      .def(nb::init<nb::callable, nb::tuple, nb::callable>(), nb::arg("fn"), nb::arg("host_types"),
+           nb::arg("wrap"));
   m.def("measure", &measure, nb::arg("name"), nb::arg("call"), nb::arg("barrier").none(), nb::arg("repeat"),
         nb::arg("target_ms"), nb::arg("warmup"), nb::arg("throughput_calls"), nb::arg("throughput_batches"),
         nb::arg("flush_cache"), "The three measures of one target (kbench::measure).");

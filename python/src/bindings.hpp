@@ -11,5 +11,7 @@ void bind_bench(nanobind::module_& m);
 void bind_records(nanobind::module_& m);
 /// Tuning: the search over a kernel's parameters and the tuning cache.
 void bind_tune(nanobind::module_& m);
+/// The suite's engine: defaults, statuses, verdicts, records, served workers and stop signals.
+void bind_suite(nanobind::module_& m);
 
 }  // namespace kbench::python

@@ -7,4 +7,5 @@ NB_MODULE(_kbench, m) {
   kbench::python::bind_bench(m);
   kbench::python::bind_records(m);
   kbench::python::bind_tune(m);
+  kbench::python::bind_suite(m);
 }

@@ -1,5 +1,5 @@
 // The three measures of one implementation with the capture and sync checks beside them (see measure.hpp and
-// DESIGN.md section 1).
+// docs/measurement.md).
 
 #include <kbench/bench.hpp>
 #include <kbench/host_cache.hpp>

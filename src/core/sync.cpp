@@ -34,7 +34,7 @@ int barrier_and_check(const bench_target& target, std::span<const call_result> r
   if (target.barrier) {
     target.barrier();
   } else {
-    // No device-wide barrier: waiting on every result is the closest substitute (DESIGN.md section 1).
+    // No device-wide barrier: waiting on every result is the closest substitute (docs/measurement.md).
     for (const call_result& r : results) {
       for (const event_ptr& e : r.events) {
         if (e) {

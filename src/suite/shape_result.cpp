@@ -57,13 +57,20 @@ std::string_view speedup_estimate::verdict() const {
   return "same";
 }
 
-std::optional<speedup_estimate> shape_result::speedup_interval(double min_effect) const {
-  if (!kbench || !torch || kbench->latency_ms.empty() || torch->latency_ms.empty()) return std::nullopt;
-  const summary k = summarize(kbench->latency_ms);
-  const summary t = summarize(torch->latency_ms);
+std::optional<speedup_estimate> estimate_speedup(std::span<const double> kbench_ms,
+                                                 std::span<const double> baseline_ms, bool disturbed,
+                                                 double min_effect) {
+  if (kbench_ms.empty() || baseline_ms.empty()) return std::nullopt;
+  const summary k = summarize(kbench_ms);
+  const summary t = summarize(baseline_ms);
   if (!(k.median > 0 && k.median_ci_low > 0)) return std::nullopt;
   return speedup_estimate{t.median / k.median, t.median_ci_low / k.median_ci_high,
-                          t.median_ci_high / k.median_ci_low, machine && !machine->quiet, min_effect};
+                          t.median_ci_high / k.median_ci_low, disturbed, min_effect};
+}
+
+std::optional<speedup_estimate> shape_result::speedup_interval(double min_effect) const {
+  if (!kbench || !torch) return std::nullopt;
+  return estimate_speedup(kbench->latency_ms, torch->latency_ms, machine && !machine->quiet, min_effect);
 }
 
 namespace {
@@ -177,6 +184,7 @@ device_info device_from_json(const nlohmann::json& j) {
 void to_json(nlohmann::json& j, const impl_result& r) {
   j = {{"impl", r.impl},
        {"device", device_to_json(r.device)},
+       {"backend_label", r.backend_label},
        {"config", r.config},
        {"baseline_form", r.baseline_form},
        {"accurate", r.accurate},
@@ -196,6 +204,7 @@ void to_json(nlohmann::json& j, const impl_result& r) {
 void from_json(const nlohmann::json& j, impl_result& r) {
   r.impl = j.at("impl");
   r.device = device_from_json(j.at("device"));
+  r.backend_label = j.value("backend_label", std::string());
   r.config = j.at("config");
   r.baseline_form = j.at("baseline_form");
   r.accurate = j.at("accurate");

@@ -23,10 +23,13 @@ nlohmann::json shape_records(const shape_result& r, const std::string& effort, s
     context.kernel = r.kernel;
     context.shape = r.shape;
     context.device = impl.device;
+    context.backend_label = impl.backend_label;
     context.effort = effort;
     context.config = impl.config;
     context.timestamp = timestamp;
-    context.extra = {{"status", std::string(to_string(r.status))}, {"command", "run"}};
+    // impl: which implementation (kbench; torch, or a Python kernel's baseline) when the backends alone do
+    // not tell them apart (a Python kernel and a NumPy baseline both run on the host).
+    context.extra = {{"status", std::string(to_string(r.status))}, {"command", "run"}, {"impl", impl.impl}};
     if (impl.impl == "kbench") context.extra["config_source"] = r.config_source;
     if (!r.reason.empty()) context.extra["reason"] = r.reason;
     if (!impl.baseline_form.empty()) context.extra["baseline_form"] = impl.baseline_form;
@@ -75,12 +78,13 @@ nlohmann::json shape_records(const shape_result& r, const std::string& effort, s
     // What follows divides by the latency: nothing of it from samples that failed their checks.
     if (!impl.valid || (r.torch && !r.torch->valid)) return;
     if (auto s = r.speedup_interval(min_effect)) {
-      records.push_back(io::make_record(context, "speedup", {s->ratio},
-                                        with({{"baseline", "torch"},
-                                              {"interval_low", s->low},
-                                              {"interval_high", s->high},
-                                              {"min_effect", s->min_effect},
-                                              {"verdict", std::string(s->verdict())}})));
+      records.push_back(io::make_record(
+          context, "speedup", {s->ratio},
+          with({{"baseline", r.torch->backend_label.empty() ? std::string("torch") : r.torch->backend_label},
+                {"interval_low", s->low},
+                {"interval_high", s->high},
+                {"min_effect", s->min_effect},
+                {"verdict", std::string(s->verdict())}})));
     }
     if (auto bw = r.bandwidth_gbps()) {
       nlohmann::json extra = with({{"bytes_moved", r.bytes_moved}});

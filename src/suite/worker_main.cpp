@@ -7,6 +7,7 @@
 #include <kbench/suite/registry.hpp>
 #include <kbench/suite/run_shape.hpp>
 #include <kbench/suite/worker_main.hpp>
+#include <kbench/timing_budget.hpp>
 
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
@@ -34,15 +35,18 @@ struct worker_arguments {
   std::uint64_t seed = 0;
   std::string atol, rtol;  // empty: the kernel's tolerance
   std::vector<std::string> impls;
-  double target_ms = 100;
+  double target_ms = default_timing_budget.target_ms;
   std::string phase;         // compile|time|retime: a tuning trial (config_trial.hpp); baseline-settings: the
                              // torch baseline's thread counts (baseline_tuning.hpp); empty: a shape
   std::string torch_config;  // a shape: the torch baseline's config (baseline_setting::binding_config)
   std::vector<std::string> configs;  // JSON objects; a shape takes at most one
   double incumbent_ms = 0;           // [ms] time trial: the second config's (the incumbent's) best time
-  double retime_within = 1.5;        // [ratio] time trial: re-time against the incumbent within this
-  double give_up_above = 2;          // [ratio] time trial: first calls only, when all are this far behind
-  double time_limit_s = 0;           // [s] how long the caller waits; 0: no limit (trial_request)
+  double retime_within =
+      default_timing_budget.retime_within;  // [ratio] time trial: re-time against the incumbent within this
+  double give_up_above =
+      default_timing_budget
+          .give_up_above;   // [ratio] time trial: first calls only, when all are this far behind
+  double time_limit_s = 0;  // [s] how long the caller waits; 0: no limit (trial_request)
   bool serve = false;  // serve tuning trials read from standard input, one JSON line each (config_trial.hpp)
   std::string triad_stores;    // a shape: time a triad beside it when large (run_shape.hpp); empty: none
   double triad_min_bytes = 0;  // [bytes per call] "large" for the triad; 0: triad_probe_min_bytes()

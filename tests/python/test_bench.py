@@ -84,3 +84,19 @@ def test_help_documents_the_api():
     for fn in (kbench.measure, kbench.do_bench, kbench.interleaved_bench, kbench.compute_repeat):
         assert fn.__doc__ and "sync" in fn.__doc__, fn.__name__
     assert "noop" in kbench.sync.__doc__ and "is_done" in kbench.sync.__doc__
+
+
+def test_a_host_callable_is_timed_from_cpp_and_a_result_of_another_type_is_still_checked():
+    """A callable whose outputs were host values when probed is called from C++ (no Python step inside the
+    timed window); a later result of a type kbench cannot check still goes through a handle and is counted
+    unverified, never passed as checked."""
+    calls = []
+
+    def changes_its_outputs():
+        calls.append(1)
+        return None if len(calls) < 50 else object()
+
+    m = kbench.measure(changes_its_outputs, repeat=100, warmup=0, throughput_calls=1, throughput_batches=1)
+    assert m.sync == "host"
+    assert m.unverified_calls > 0 and m.status == "unverified"
+    assert kbench.measure(lambda: np.zeros(4), repeat=20).status == "ok"

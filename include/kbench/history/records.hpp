@@ -1,5 +1,6 @@
 #pragma once
-// From v3 result files (DESIGN.md section 4) to what the history stores and what `kbench compare` compares.
+// From v3 result files (docs/suite.md, "Results files") to what the history stores and what `kbench compare`
+// compares.
 
 #include <kbench/history/series.hpp>
 

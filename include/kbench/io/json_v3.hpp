@@ -1,6 +1,6 @@
 #pragma once
 // Results as the PyTorch benchmark hub's JSON (schema v3): a list of records, one per
-// kernel x shape x implementation x metric (DESIGN.md section 4).
+// kernel x shape x implementation x metric (docs/suite.md, "Results files").
 
 #include <kbench/device.hpp>
 #include <kbench/measure.hpp>

@@ -8,6 +8,7 @@
 #include <kbench/measure.hpp>
 #include <kbench/suite/kernel.hpp>
 #include <kbench/suite/shape_result.hpp>
+#include <kbench/timing_budget.hpp>
 
 #include <cstdint>
 #include <optional>
@@ -18,10 +19,10 @@ namespace kbench::runner {
 struct shape_options {
   backend_kind backend = backend_kind::cpu;
   std::uint64_t seed = 0;
-  std::optional<double> atol, rtol;      // override the kernel's tolerance
-  bool run_kbench = true;                // --impl kbench
-  bool run_torch = true;                 // --impl torch
-  double target_ms = 100;                // [ms] time budget each repeat count fills
+  std::optional<double> atol, rtol;                    // override the kernel's tolerance
+  bool run_kbench = true;                              // --impl kbench
+  bool run_torch = true;                               // --impl torch
+  double target_ms = default_timing_budget.target_ms;  // [ms] time budget each repeat count fills
   std::optional<kbench::config> config;  // the kbench implementation's config (tuned); default when empty
   std::optional<kbench::config> torch_config;  // the torch baseline's (baseline_tuning.hpp); default: {}
   /// Set: a shape that moves at least triad_min_bytes per call also times a STREAM triad with these stores

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -37,8 +38,11 @@ enum class shape_status {
 
 /// The three measures and checks of one implementation, plus its interleaved latency against the other.
 struct impl_result {
-  std::string impl;  // "kbench" or "torch"
+  std::string impl;  // "kbench" or "torch"; a Python kernel's baseline: "baseline"
   device_info device;
+  // The backend its records name; empty: device.backend's. A Python kernel names the framework whose outputs
+  // kbench waited on (jax, torch-cuda, pyopencl, host, ...).
+  std::string backend_label;
   std::string config = "{}";  // JSON text
   std::string baseline_form;  // torch: how the baseline calls torch
   bool accurate = false;
@@ -81,6 +85,15 @@ struct speedup_estimate {
   /// "slower" (high < 1 and ratio <= 1 / (1 + min_effect)) or "same" (not told apart, or too close to 1).
   [[nodiscard]] std::string_view verdict() const;
 };
+
+/// The speedup of an implementation timed in `kbench_ms` over a baseline timed in `baseline_ms` (latency
+/// samples [ms] of the same interleaved turns), with its interval; nullopt when either has no samples or a
+/// median of 0. `disturbed`: timed while the machine was busy (the verdict is then unreliable). Every
+/// front-end's speedup and verdict (kbench run, python -m kbench run) is this one.
+[[nodiscard]] std::optional<speedup_estimate> estimate_speedup(std::span<const double> kbench_ms,
+                                                               std::span<const double> baseline_ms,
+                                                               bool disturbed,
+                                                               double min_effect = default_min_effect);
 
 /// [flop per byte moved] from this arithmetic intensity on, a shape is compute bound: judged by its GFLOP/s,
 /// not by its share of the memory bandwidth, and timed without a triad beside it. About the ridge point of

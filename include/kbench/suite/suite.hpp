@@ -6,6 +6,7 @@
 #include <kbench/suite/baseline_setting.hpp>
 #include <kbench/suite/kernel.hpp>
 #include <kbench/suite/shape_result.hpp>
+#include <kbench/timing_budget.hpp>
 
 #include <cstdint>
 #include <functional>
@@ -48,8 +49,10 @@ struct suite_options {
   std::uint64_t seed = 0;
   std::optional<double> atol, rtol;
   bool run_kbench = true, run_torch = true;
-  double target_ms = 100;            // [ms] budget each repeat count fills
-  double timeout_per_shape_s = 600;  // [s] a worker running longer is killed and the shape marked timeout
+  double target_ms = default_timing_budget.target_ms;  // [ms] budget each repeat count fills
+  double timeout_per_shape_s =
+      default_timing_budget
+          .timeout_per_kernel_s;  // [s] a worker running longer is killed and the shape marked timeout
   std::optional<std::string> triad_stores;  // set: large shapes time a triad beside them (run_shape.hpp)
   double triad_min_bytes = 0;               // [bytes per call] "large"; 0: triad_probe_min_bytes()
   double require_quiet_s = 0;               // [s] shape_options::require_quiet_s

@@ -19,6 +19,7 @@
 #include <kbench/config.hpp>
 #include <kbench/device.hpp>
 #include <kbench/suite/kernel.hpp>
+#include <kbench/timing_budget.hpp>
 #include <kbench/tune/cache.hpp>
 #include <kbench/tune/search.hpp>
 
@@ -43,12 +44,16 @@ struct tuning_options {
   std::filesystem::path cache_directory = tune::tuning_cache::default_directory();
   bool assert_cache_hit = false;   // a miss fails the shape instead of tuning or using the default
   double compile_timeout_s = 120;  // [s] per config
-  double trial_timeout_s = 60;     // [s] per config: build, check and timing in its worker
-  unsigned parallel_compiles = 0;  // workers compiling at once; 0: one per core
-  double target_ms = 50;           // [ms] the time each config's timed calls fill
-  std::size_t retime_top = 5;      // configs re-timed interleaved at the end
-  double retime_within = 1.5;      // [ratio to the best so far] configs re-timed against it
-  double give_up_above = 2;        // [ratio to the best so far] configs timed from their first calls only
+  double trial_timeout_s =
+      default_timing_budget.config_timeout_s;  // [s] per config: build, check and timing in its worker
+  unsigned parallel_compiles = 0;              // workers compiling at once; 0: one per core
+  double target_ms = default_timing_budget.tune_target_ms;    // [ms] the time each config's timed calls fill
+  std::size_t retime_top = default_timing_budget.retime_top;  // configs re-timed interleaved at the end
+  double retime_within =
+      default_timing_budget.retime_within;  // [ratio to the best so far] configs re-timed against it
+  double give_up_above =
+      default_timing_budget
+          .give_up_above;  // [ratio to the best so far] configs timed from their first calls only
   std::function<void(const std::string&)> progress;  // told what happens, one line at a time
 };
 

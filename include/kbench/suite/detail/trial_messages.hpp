@@ -5,6 +5,7 @@
 
 #include <kbench/config.hpp>
 #include <kbench/device.hpp>
+#include <kbench/timing_budget.hpp>
 #include <kbench/tune/evaluation.hpp>
 
 #include <nlohmann/json.hpp>
@@ -26,14 +27,19 @@ struct trial_request {
   std::uint64_t seed = 0;
   trial_phase phase = trial_phase::time;
   std::vector<config>
-      configs;              // one for compile, one or two (candidate, incumbent) for time, several for retime
-  double target_ms = 50;    // [ms] the budget the timed calls fill (retime: per config)
+      configs;  // one for compile, one or two (candidate, incumbent) for time, several for retime
+  double target_ms =
+      default_timing_budget.tune_target_ms;  // [ms] the budget the timed calls fill (retime: per config)
   double incumbent_ms = 0;  // [ms] time: the incumbent's best known time (with a second config)
-  double retime_within = 1.5;  // [ratio] time: the candidate is re-timed against the incumbent if within
-  double give_up_above = 2;    // [ratio] time: a candidate whose first calls all take more than this times
-                               // incumbent_ms is recorded from them, without the full timing; 0: never
-  double time_limit_s = 0;     // [s] how long the parent waits for this trial (its timeout); timings whose
-                               // calls are too long to fit are shortened to fit (config_trial.hpp); 0: none
+  double retime_within =
+      default_timing_budget
+          .retime_within;  // [ratio] time: the candidate is re-timed against the incumbent if within
+  double give_up_above =
+      default_timing_budget
+          .give_up_above;   // [ratio] time: a candidate whose first calls all take more than this times
+                            // incumbent_ms is recorded from them, without the full timing; 0: never
+  double time_limit_s = 0;  // [s] how long the parent waits for this trial (its timeout); timings whose
+                            // calls are too long to fit are shortened to fit (config_trial.hpp); 0: none
 };
 
 struct trial_outcome {

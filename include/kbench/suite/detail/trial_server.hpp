@@ -12,8 +12,7 @@
 // state or the device (a CUDA context after an illegal address) cannot spoil the configs after it.
 
 #include <kbench/suite/detail/trial_messages.hpp>
-
-#include <sys/types.h>
+#include <kbench/suite/served_worker.hpp>
 
 #include <string>
 #include <string_view>
@@ -38,22 +37,10 @@ class trial_server {
   [[nodiscard]] std::vector<trial_outcome> run(const trial_request& request, double timeout_s);
 
   /// Workers started so far (1 when every trial passed through one).
-  [[nodiscard]] int workers_started() const { return m_started; }
+  [[nodiscard]] int workers_started() const { return m_worker.workers_started(); }
 
  private:
-  void start();
-  /// Ends the worker: closes its input, then kills its group if `kill` (or if it does not exit within a few
-  /// seconds). Returns its wait status (0 if none ran).
-  int stop(bool kill);
-
-  std::vector<std::string> m_argv;
-  pid_t m_pid = -1;
-  int m_to_worker = -1;      // its standard input (a socket: a dead worker gives an error, not SIGPIPE)
-  int m_from_worker = -1;    // its standard output
-  int m_worker_errors = -1;  // its standard error
-  std::string m_out;         // output read but not yet consumed
-  std::string m_err;         // the end of its standard error, for messages
-  int m_started = 0;
+  served_worker m_worker;
 };
 
 }  // namespace kbench::runner

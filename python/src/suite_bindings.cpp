@@ -1,0 +1,197 @@
+// The suite's engine for Python: its timing defaults, its statuses, its speedup and verdict, its v3 records
+// of a kernel x shape, its served workers (the isolation every kernel runs in) and its stop signals. The
+// Python front-end (python -m kbench run) decides none of these itself: a Python kernel's worker answers
+// with the JSON of a runner::shape_result, as a C++ kernel's worker does, and everything said about it
+// comes from here.
+
+#include "bindings.hpp"
+
+#include <kbench/contention.hpp>
+#include <kbench/suite/served_worker.hpp>
+#include <kbench/suite/shape_result.hpp>
+#include <kbench/suite/stop_signals.hpp>
+#include <kbench/suite/v3_records.hpp>
+#include <kbench/suite/workers.hpp>
+#include <kbench/timing_budget.hpp>
+
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/unique_ptr.h>
+#include <nanobind/stl/vector.h>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace nb = nanobind;
+
+namespace kbench::python {
+
+namespace {
+
+nb::dict timing_defaults() {
+  const kbench::timing_budget& b = kbench::default_timing_budget;
+  nb::dict d;
+  d["target_ms"] = b.target_ms;
+  d["tune_target_ms"] = b.tune_target_ms;
+  d["retime_within"] = b.retime_within;
+  d["retime_top"] = b.retime_top;
+  d["give_up_above"] = b.give_up_above;
+  d["min_effect"] = b.min_effect;
+  d["timeout_per_kernel_s"] = b.timeout_per_kernel_s;
+  d["config_timeout_s"] = b.config_timeout_s;
+  return d;
+}
+
+// The statuses of a kernel x shape, by their C++ names (runner::shape_status), as the records and the
+// table spell them.
+nb::dict shape_statuses() {
+  using runner::shape_status;
+  nb::dict names;
+  const std::pair<const char*, shape_status> statuses[] = {{"ok", shape_status::ok},
+                                                           {"wrong_result", shape_status::wrong_result},
+                                                           {"build_error", shape_status::build_error},
+                                                           {"runtime_error", shape_status::runtime_error},
+                                                           {"invalid_timing", shape_status::invalid_timing},
+                                                           {"crashed", shape_status::crashed},
+                                                           {"timeout", shape_status::timeout},
+                                                           {"unavailable", shape_status::unavailable},
+                                                           {"cache_miss", shape_status::cache_miss}};
+  for (const auto& [identifier, status] : statuses)
+    names[identifier] = std::string(runner::to_string(status));
+  return names;
+}
+
+nb::object speedup_dict(const std::optional<runner::speedup_estimate>& s) {
+  if (!s) return nb::none();
+  nb::dict d;
+  d["ratio"] = s->ratio;
+  d["low"] = s->low;
+  d["high"] = s->high;
+  d["disturbed"] = s->disturbed;
+  d["min_effect"] = s->min_effect;
+  d["verdict"] = std::string(s->verdict());
+  return d;
+}
+
+// What kbench run says of one kernel x shape: its speedup and verdict, bandwidth, whether the machine was
+// busy and why, and each implementation's measures disagreement; from the JSON of a runner::shape_result.
+nb::dict shape_summary(const std::string& result_json, double min_effect) {
+  const auto r = nlohmann::json::parse(result_json).get<runner::shape_result>();
+  nb::dict d;
+  d["speedup"] = speedup_dict(r.speedup_interval(min_effect));
+  const auto gbps = r.bandwidth_gbps();
+  d["bandwidth_gbps"] = gbps ? nb::cast(*gbps) : nb::none();
+  d["disturbed"] = r.machine && !r.machine->quiet;
+  d["machine_reason"] = r.machine ? r.machine->reason : std::string();
+  d["machine_detail"] = r.machine ? r.machine->describe() : std::string();
+  std::vector<std::string> disagreements;
+  for (const auto* impl : {&r.kbench, &r.torch}) {
+    if (*impl) {
+      if (std::string why = (*impl)->measures_disagreement(); !why.empty())
+        disagreements.push_back((*impl)->impl + ": " + why);
+    }
+  }
+  d["measures_disagreement"] = disagreements;
+  return d;
+}
+
+std::string shape_records(const std::string& result_json, const std::string& effort, std::int64_t timestamp,
+                          double min_effect) {
+  const auto r = nlohmann::json::parse(result_json).get<runner::shape_result>();
+  return runner::shape_records(r, effort, timestamp, std::nullopt, min_effect).dump();
+}
+
+nb::dict reply_dict(const runner::served_reply& reply) {
+  nb::dict d;
+  d["outcome"] = std::string(runner::to_string(reply.what));
+  d["answer"] = reply.answer;
+  d["signal"] = reply.signal;
+  d["exit_code"] = reply.exit_code;
+  d["message"] = reply.message;
+  d["errors"] = reply.errors;
+  return d;
+}
+
+}  // namespace
+
+void bind_suite(nb::module_& m) {
+  m.def("timing_defaults", &timing_defaults,
+        "kbench's timing defaults (kbench::default_timing_budget): target_ms, tune_target_ms, retime_within, "
+        "retime_top, give_up_above, min_effect, timeout_per_kernel_s, config_timeout_s.");
+  m.def("shape_statuses", &shape_statuses,
+        "The statuses of a kernel x shape: identifier -> name (runner::shape_status).");
+  m.def(
+      "estimate_speedup",
+      [](const std::vector<double>& kernel_ms, const std::vector<double>& baseline_ms, bool disturbed,
+         double min_effect) {
+        return speedup_dict(runner::estimate_speedup(kernel_ms, baseline_ms, disturbed, min_effect));
+      },
+      nb::arg("kernel_ms"), nb::arg("baseline_ms"), nb::arg("disturbed"), nb::arg("min_effect"),
+      "The speedup with its interval and verdict (runner::estimate_speedup), or None.");
+  m.def("shape_summary", &shape_summary, nb::arg("result_json"), nb::arg("min_effect"),
+        "What kbench run says of a runner::shape_result (JSON): speedup, bandwidth, machine, measures.");
+  m.def(
+      "finish_probe_json",
+      [](const kbench::contention_probe& probe, double min_window_s) {
+        kbench::contention c;
+        {
+          nb::gil_scoped_release released;
+          c = probe.finish(min_window_s);
+        }
+        return nlohmann::json(c).dump();
+      },
+      nb::arg("probe"), nb::arg("min_window_s") = kbench::min_judged_window_s,
+      "ContentionProbe.finish as the JSON a runner::shape_result holds in its machine field.");
+  m.def("shape_records", &shape_records, nb::arg("result_json"), nb::arg("effort"), nb::arg("timestamp"),
+        nb::arg("min_effect"),
+        "The v3 records of a runner::shape_result (runner::shape_records), JSON text.");
+
+  nb::class_<runner::served_worker>(m, "ServedWorker",
+                                    "A worker process that answers one request line at a time "
+                                    "(runner::served_worker).")
+      .def(nb::init<std::vector<std::string>, std::vector<std::string>, std::string>(), nb::arg("argv"),
+           nb::arg("environment"), nb::arg("answer_prefix"))
+      .def(
+          "request",
+          [](runner::served_worker& worker, const std::string& line, double timeout_s) {
+            runner::served_reply reply;
+            {
+              nb::gil_scoped_release released;
+              reply = worker.request(line, timeout_s);
+            }
+            return reply_dict(reply);
+          },
+          nb::arg("line"), nb::arg("timeout_s"),
+          "Sends one request line; returns outcome (answered, died, timeout, aborted, failed), answer, "
+          "signal, "
+          "exit_code, message, errors.")
+      .def(
+          "stop",
+          [](runner::served_worker& worker, bool kill) {
+            nb::gil_scoped_release released;
+            return worker.stop(kill);
+          },
+          nb::arg("kill") = false, "Ends the worker; returns its wait status.")
+      .def_prop_ro("running", &runner::served_worker::running)
+      .def_prop_ro("workers_started", &runner::served_worker::workers_started);
+
+  nb::class_<runner::stop_signal_scope>(
+      m, "StopSignals",
+      "Ctrl-C, SIGTERM and SIGHUP as kbench run takes them, while it lives "
+      "(runner::stop_signal_scope); the handlers before come back when it is deleted.")
+      .def(nb::init<>());
+  m.def("stop_requested", &runner::stop_requested, "Whether a stop signal came (runner::stop_requested).");
+  m.def("first_stop_signal", &runner::first_stop_signal, "The first stop signal received, or 0.");
+  m.def("abort_workers", &runner::abort_workers,
+        "Kills every worker being waited for (runner::abort_workers).");
+  m.def("workers_aborted", &runner::workers_aborted, "Whether abort_workers was called.");
+  m.def("watch_parent", &runner::watch_parent,
+        "In a worker: ends it when the process that started it is gone (runner::watch_parent).");
+  m.attr("parent_pid_variable") = runner::parent_pid_variable;
+}
+
+}  // namespace kbench::python
