@@ -63,6 +63,18 @@ numpy_version=$("$venv/bin/python" -c 'import numpy; print(numpy.__version__)')
 "${pip_install[@]}" -r "$repo/python/requirements-dev.txt" -c <(echo "numpy==$numpy_version")
 echo "install-deps: Python tools of python/requirements-dev.txt present in $venv (numpy $numpy_version)"
 
+# The second Python test environment, .venv-current (python/requirements-current.txt): the newest JAX this
+# Python installs (0.10.2) with NumPy 2, from the package registry, without Debian's site packages (torch and
+# pyopencl are built against NumPy 1.24). scripts/test.sh runs the Python tests in it too.
+current_venv="$repo/.venv-current"
+"$current_venv/bin/python" -m pip --version >/dev/null 2>&1 || {
+  rm -rf "$current_venv"
+  /usr/bin/python3 -m venv "$current_venv"
+}
+"$current_venv/bin/python" -m pip install --quiet --no-cache-dir --disable-pip-version-check \
+  -r "$repo/python/requirements-current.txt"
+echo "install-deps: $("$current_venv/bin/python" -c 'import jax, numpy; print(f"jax {jax.__version__}, numpy {numpy.__version__}")') in $current_venv"
+
 # Kernel Tuner 1.5 (bench/kernel_tuner/requirements.txt) in a virtual environment of its own, .venv-kt: it needs
 # numpy >= 2, which .venv holds at Debian's 1.24. The test that Kernel Tuner replays kbench's --kt-cache files
 # and the side-by-side tuning benchmark run with it.

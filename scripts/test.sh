@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds kbench and runs every test layer: the release build's full ctest suite (unit, opencl on PoCL,
-# kernels against torch, CLI), the Python package's tests (pytest), then the unit tests under
+# kernels against torch, CLI), the Python package's tests (pytest, in .venv with Debian's frameworks and in
+# .venv-current with the newest JAX and NumPy 2), then the unit tests under
 # address+undefined and thread sanitizers, and the fuzz targets for a bounded time.
 # Usage: scripts/test.sh            (installs missing Debian packages first; needs root or sudo for that)
 set -euo pipefail
@@ -20,6 +21,10 @@ ctest --preset release -j "$jobs"
 echo "== python package (kbench for Python: its extension, then pytest on JAX, torch, pyopencl and NumPy)"
 .venv/bin/python -m pip install --quiet --no-cache-dir --disable-pip-version-check --no-build-isolation --no-deps .
 .venv/bin/python -m pytest -q tests/python
+echo "== python package on current frameworks (.venv-current: $(.venv-current/bin/python -c 'import jax, numpy; print(f"jax {jax.__version__}, numpy {numpy.__version__}")'); torch and pyopencl tests skip)"
+.venv-current/bin/python -m pip install --quiet --no-cache-dir --disable-pip-version-check --no-build-isolation \
+  --no-deps --config-settings=build-dir=build/python-current .
+.venv-current/bin/python -m pytest -q -rs tests/python
 
 for preset in asan tsan; do
   echo "== $preset build (unit tests)"

@@ -12,6 +12,7 @@ import sys
 import time
 
 import pytest
+from conftest import framework
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
 
@@ -93,6 +94,7 @@ def test_every_status_is_reported_and_recorded_and_the_run_goes_on(module, tmp_p
 
 
 def test_the_examples_pass(tmp_path):
+    framework("torch")  # the baseline of both examples
     for example in ("jax_kernels.py", "torch_kernels.py"):
         r = kbench_run("--module", REPO / "examples" / "python" / example, "--num-shapes", 1, "--target-ms", 20)
         assert r.returncode == 0, r.stdout + r.stderr

@@ -8,7 +8,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
-import torch
+from conftest import framework
 
 import kbench
 
@@ -59,6 +59,7 @@ def test_every_output_in_a_nested_result_is_checked(jax_async):
 
 
 def test_torch_cpu_and_numpy_are_synchronous():
+    torch = framework("torch")
     x = torch.rand(1 << 16)
     m = kbench.measure(lambda: torch.exp(x), repeat=20, throughput_batches=1)
     assert (m.sync, m.status) == ("host", "ok")
@@ -77,7 +78,7 @@ __kernel void exp_kernel(__global const float* x, __global float* y) {
 
 @pytest.fixture(scope="module")
 def opencl_exp(opencl_queue):
-    import pyopencl as cl
+    cl = framework("pyopencl")
 
     context = opencl_queue.context
     host = np.linspace(-4, 4, N, dtype=np.float32)

@@ -3,9 +3,11 @@ It needs a CUDA device and a torch built with CUDA; Debian's python3-torch, whic
 here these tests skip with that message."""
 
 import pytest
-import torch
+from conftest import framework
 
 import kbench
+
+torch = framework("torch")
 
 pytestmark = pytest.mark.skipif(
     not torch.cuda.is_available(),
