@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import sys
 import time
 import warnings
 from collections.abc import Callable, Sequence
@@ -102,6 +103,12 @@ class Measurement:
     warnings: list[str] = field(default_factory=list)
     # What else ran while it was timed: quiet, reason, detail (kbench.ContentionProbe); empty when unknown.
     machine: dict[str, Any] = field(default_factory=dict)
+    # Where the device time comes from: "events" (the framework's per-call timestamps: torch on cuda,
+    # pyopencl), "jax.profiler" (a trace of device_calls_traced further calls: kbench.jax_trace), or "" (none;
+    # device_note says why for JAX).
+    device_source: str = ""
+    device_calls_traced: int = 0
+    device_note: str = ""
 
     @property
     def valid(self) -> bool:
@@ -163,6 +170,11 @@ class Measurement:
             "had finished (with device timestamps where the framework gives them) when the timed window "
             "closed",
         ]
+        if self.device_source == "jax.profiler":
+            lines.append(f"device time: JAX's profiler, a trace of {self.device_calls_traced} more calls, "
+                         f"{self.device.count} with device events")
+        elif self.device_note:
+            lines.append(f"device time: none ({self.device_note})")
         lines += [f"  ! {w}" for w in self.warnings]
         if self.unverified_calls:
             lines.append(f"  ! {self.unverified_calls} calls returned outputs whose completion kbench cannot "
@@ -218,7 +230,7 @@ def _raise_if_broken(result: BenchResult) -> None:
 def measure(fn: Callable[[], Any], *, repeat: int = 0, target_ms: float = 100, warmup: int = 2,
             throughput_calls: int = 0, throughput_batches: int = 3, flush_cache: bool = False,
             sync: Callable[[], Any] | str = "auto", is_done: Callable[[Any], bool] | None = None,
-            name: str | None = None) -> Measurement:
+            name: str | None = None, device_time: str = "auto") -> Measurement:
     """Measures ``fn()`` (no arguments: close over the inputs) three ways.
 
     - wall latency per call: sync -> start -> fn() -> sync on its outputs -> stop, ``repeat`` samples
@@ -226,7 +238,9 @@ def measure(fn: Callable[[], Any], *, repeat: int = 0, target_ms: float = 100, w
     - throughput per batch: start -> ``throughput_calls`` calls -> device barrier -> stop, divided by the
       calls (0: ``repeat`` calls), ``throughput_batches`` batches;
     - device time per call, where the framework gives device timestamps (torch on cuda, pyopencl on a
-      profiling queue).
+      profiling queue), or, for JAX outputs (``device_time="auto"``; "none" skips it), from JAX's profiler:
+      a trace of further calls, each given the device time of the executions it started (kbench.jax_trace);
+      where the trace has no per-execution device events, none, and ``device_note`` says why.
 
     After every wait kbench asks the outputs' framework whether the work is complete; a wait that returned
     early makes the measurement INVALID (see kbench.sync for the adapters, ``sync=`` and ``is_done=``).
@@ -238,9 +252,22 @@ def measure(fn: Callable[[], Any], *, repeat: int = 0, target_ms: float = 100, w
     _check_positive("warmup", warmup, allow_zero=True)
     _check_positive("throughput_calls", throughput_calls, allow_zero=True)
     _check_positive("throughput_batches", throughput_batches, allow_zero=True)
+    if device_time not in ("auto", "none"):
+        raise ValueError(f"device_time must be 'auto' or 'none', not {device_time!r}")
     synchronizer = Synchronizer(fn, sync, is_done)
     d = _kbench.measure(_name_of(fn, name), synchronizer.target, synchronizer.barrier, repeat, target_ms, warmup,
                         throughput_calls, throughput_batches, flush_cache)
+    device = {"device_source": "events" if d["device_ms"] else ""}
+    if (not d["device_ms"] and device_time == "auto" and synchronizer.kind == "jax" and synchronizer.sync is None
+            and d["valid"]):
+        from . import jax_trace
+
+        jax = sys.modules["jax"]
+        traced = jax_trace.device_times(fn, jax.block_until_ready, max(1, min(len(d["wall_ms"]), 100)))
+        device = {"device_source": "jax.profiler" if traced.device_ms else "",
+                  "device_calls_traced": traced.calls, "device_note": traced.note}
+        if traced.device_ms:
+            d["device_ms"], d["device"] = traced.device_ms, _kbench.summarize(traced.device_ms)
     return Measurement(
         name=d["name"], sync="given" if synchronizer.sync is not None else synchronizer.kind,
         framework=synchronizer.kind, device_name=synchronizer.device, platform=synchronizer.platform,
@@ -248,7 +275,8 @@ def measure(fn: Callable[[], Any], *, repeat: int = 0, target_ms: float = 100, w
         wall_ms=list(d["wall_ms"]), throughput_ms=list(d["throughput_ms"]), device_ms=list(d["device_ms"]),
         calls_dispatched=d["calls_dispatched"], calls_captured=d["calls_captured"],
         result_sync_violations=d["result_sync_violations"], barrier_violations=d["barrier_violations"],
-        unverified_calls=synchronizer.unverified_calls, warnings=list(d["warnings"]), machine=dict(d["machine"]))
+        unverified_calls=synchronizer.unverified_calls, warnings=list(d["warnings"]), machine=dict(d["machine"]),
+        **device)
 
 
 def do_bench(fn: Callable[[], Any], warmup: float = 25, rep: float = 100, return_mode: str = "mean",
