@@ -14,7 +14,7 @@ series_key without_metric(series_key key) {
 }  // namespace
 
 bool is_machine_metric(std::string_view metric) {
-  return metric == machine_disturbed_metric;
+  return io::is_mark_metric(metric);
 }
 
 disturbed_runs::disturbed_runs(const std::vector<series_history>& all) {

@@ -1,6 +1,8 @@
 // The bandwidth panels of a kernel: % of the calibrated peak, % of the triad timed in the same turns, and
 // GFLOP/s for compute-bound shapes.
 
+#include <kbench/io/run_marks.hpp>
+
 #include "report/kernel_panels.hpp"
 #include "report/svg_axis.hpp"
 #include "report/svg_bar_chart.hpp"
@@ -106,12 +108,15 @@ std::string memory_panel(const kernel_view& k, const panel_context& ctx) {
         b.tooltip =
             fmt::format("{} {}: {} GB/s of {} GB/s triad ({})", shape, k.label(v),
                         svg::format_number(p.median), svg::format_number(peak->triad_gbps), run_text(p.run));
-        if (b.value >
-            100) {  // faster than the memory: the caches served it, and a share of the peak says nothing
+        // The run's own mark (kbench run's served_from_cache: the shape fits the caches), or, for runs that
+        // recorded none, a bandwidth above the memory's peak: the caches served it, and a share of the
+        // memory's peak says nothing about it.
+        const auto cached = k.value_in_run(v, shape, io::served_from_cache_metric, p.run);
+        if (cached ? *cached >= 0.5 : b.value > 100) {
           b.value = 100;
           b.value_text = fmt::format("cache ({} GB/s)", svg::format_number(p.median));
           b.css_class = "cache";
-          b.tooltip = fmt::format("{} {}: {} GB/s, above the {} GB/s triad: served by the caches ({})", shape,
+          b.tooltip = fmt::format("{} {}: {} GB/s against a {} GB/s triad: served by the caches ({})", shape,
                                   k.label(v), svg::format_number(p.median),
                                   svg::format_number(peak->triad_gbps), run_text(p.run));
           ++from_cache;
@@ -141,8 +146,10 @@ std::string memory_panel(const kernel_view& k, const panel_context& ctx) {
   if (!percent.bars.empty()) out += svg::render(percent);
   if (from_cache > 0) {
     out +=
-        "<p class=\"note cache\"><b>cache</b>: bandwidth above the memory's peak, so the caches served these "
-        "shapes; a share of the memory's peak says nothing about them.</p>";
+        "<p class=\"note cache\"><b>cache</b>: shapes the caches served (kbench run found that they move no "
+        "more than the caches hold, or they beat the memory's peak); a share of the memory's peak says "
+        "nothing "
+        "about them.</p>";
   }
   for (const auto& device : uncalibrated) {
     out += fmt::format(

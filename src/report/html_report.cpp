@@ -61,6 +61,8 @@ svg .label { fill: #111827; font-family: "DejaVu Sans Mono", monospace; }
 svg .value { fill: #111827; paint-order: stroke; stroke: #fff; stroke-width: 3px; }  /* legible over lines */
 svg .bar { fill: #2563eb; }
 svg .bar.slower { fill: #f97316; }
+svg .bar.same { fill: #94a3b8; }
+svg .bar.unreliable { fill: #e5e7eb; stroke: #6b7280; stroke-dasharray: 2 2; }
 svg .bar.bandwidth { fill: #0d9488; }
 svg .bar.uncalibrated { fill: #94a3b8; }
 svg .bar.cache { fill: #cbd5e1; }

@@ -19,7 +19,9 @@
 #include <ctime>
 #include <limits>
 #include <map>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <tuple>
 #include <vector>
 
@@ -68,6 +70,16 @@ struct kernel_view {
   const series_history* find(std::size_t v, const std::string& shape, const std::string& metric) const {
     const auto it = series.find({v, shape, metric});
     return it == series.end() ? nullptr : it->second;
+  }
+  /// The median of `metric` of variant v at `shape` in `run`; nullopt when that run has no such point.
+  std::optional<double> value_in_run(std::size_t v, const std::string& shape, std::string_view metric,
+                                     const history::run_info& run) const {
+    const auto* s = find(v, shape, std::string(metric));
+    if (s == nullptr) return std::nullopt;
+    for (const auto& p : s->points) {
+      if (p.run.timestamp == run.timestamp && p.run.host == run.host) return p.median;
+    }
+    return std::nullopt;
   }
   std::size_t run_index(const history::run_info& run) const {
     const run_id id{run.timestamp, run.host};

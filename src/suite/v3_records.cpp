@@ -1,4 +1,5 @@
 #include <kbench/host_tensor.hpp>
+#include <kbench/io/run_marks.hpp>
 #include <kbench/suite/v3_records.hpp>
 
 #include <fmt/format.h>
@@ -66,7 +67,8 @@ nlohmann::json shape_records(const shape_result& r, const std::string& effort, s
     // drops extra_info), so that the detector leaves disturbed points out and the report marks them
     // (history/machine_marks.hpp).
     if (r.machine && r.machine->measured) {
-      records.push_back(io::make_record(context, "machine_disturbed", {r.machine->quiet ? 0.0 : 1.0},
+      records.push_back(io::make_record(context, std::string(io::machine_disturbed_metric),
+                                        {r.machine->quiet ? 0.0 : 1.0},
                                         {{"machine_detail", r.machine->describe()}}));
     }
     if (impl.impl != "kbench") return;
@@ -85,14 +87,23 @@ nlohmann::json shape_records(const shape_result& r, const std::string& effort, s
                 {"interval_high", s->high},
                 {"min_effect", s->min_effect},
                 {"verdict", std::string(s->verdict())}})));
+      // The verdict itself, as a metric: what the report draws (the history drops extra_info).
+      records.push_back(io::make_record(context, std::string(io::speedup_verdict_metric),
+                                        {io::verdict_code(s->verdict()).value_or(0.0)},
+                                        {{"verdict", std::string(s->verdict())}}));
     }
     if (auto bw = r.bandwidth_gbps()) {
       nlohmann::json extra = with({{"bytes_moved", r.bytes_moved}});
       if (peak) {
         extra["peak_triad_gbps"] = peak->triad_gbps;
         // A shape the caches served: its share of the memory's peak means nothing (share_of_peak).
-        if (const auto share = r.share_of_peak(peak->triad_gbps, cache_bytes_of(impl.device)))
+        if (const auto share = r.share_of_peak(peak->triad_gbps, cache_bytes_of(impl.device))) {
           extra["from_cache"] = share->from_cache;
+          // As a metric too, so that the report says "cache" where the run did.
+          records.push_back(io::make_record(context, std::string(io::served_from_cache_metric),
+                                            {share->from_cache ? 1.0 : 0.0},
+                                            {{"bytes_moved", r.bytes_moved}}));
+        }
       }
       if (auto triad = r.triad ? r.triad->gbps() : std::nullopt) {
         extra["triad_same_turns_gbps"] = *triad;

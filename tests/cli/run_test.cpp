@@ -6,11 +6,13 @@
 #include "support/v3_schema.hpp"
 
 #include <kbench/backends/cpu.hpp>
+#include <kbench/io/run_marks.hpp>
 #include <kbench/stats.hpp>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <regex>
@@ -312,6 +314,8 @@ TEST(CliRun, WritesOneV3RecordPerImplementationAndMetric) {
                                                                {"torch", "device_ms"},
                                                                {"torch", "capture_ratio"},
                                                                {"kbench-opencl", "machine_disturbed"},
+                                                               {"kbench-opencl", "speedup_verdict"},
+                                                               {"kbench-opencl", "served_from_cache"},
                                                                {"torch", "machine_disturbed"}};
   EXPECT_EQ(seen, expected);
   for (const auto& rec : records) {
@@ -326,6 +330,12 @@ TEST(CliRun, WritesOneV3RecordPerImplementationAndMetric) {
     // An unreliable verdict comes from a shape timed on a busy machine, which its records say.
     const auto& machine = rec.at("benchmark").at("extra_info").at("machine");
     EXPECT_EQ(verdict == "unreliable", machine == "disturbed") << machine;
+    // The same verdict as a metric of its own, which the history keeps and the report draws.
+    const auto mark = std::find_if(records.begin(), records.end(), [&](const nlohmann::json& r) {
+      return r.at("metric").at("name") == "speedup_verdict" && r.at("inputs") == rec.at("inputs");
+    });
+    ASSERT_NE(mark, records.end());
+    EXPECT_EQ(mark->at("metric").at("benchmark_values")[0].get<double>(), io::verdict_code(verdict).value());
   }
 }
 

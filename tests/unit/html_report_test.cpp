@@ -8,6 +8,7 @@
 
 #include <kbench/history/records.hpp>
 #include <kbench/history/regressions.hpp>
+#include <kbench/io/run_marks.hpp>
 #include <kbench/report/html_report.hpp>
 
 #include <gtest/gtest.h>
@@ -356,6 +357,34 @@ TEST(HtmlReport, ABandwidthAboveThePeakIsDrawnAsCacheNotAsAPercentage) {
   EXPECT_FALSE(contains(exp, "300%")) << exp;
   EXPECT_TRUE(contains(exp, "50% (10 GB/s)")) << exp;
   EXPECT_TRUE(contains(exp, "served by the caches")) << exp;
+}
+
+TEST(HtmlReport, DrawsTheRunsOwnVerdictsAndCacheMarksNotItsOwn) {
+  // What kbench run printed as "1.07x unreliable" (timed on a busy machine) and "cache" in % peak BW (the
+  // shape fits the caches, at 31% of the peak) stays so in the report, from the run's marks.
+  nlohmann::json records = nlohmann::json::array();
+  records.push_back(kbench_record(1764500000, "[1024]", "speedup", 1.07));
+  records.push_back(kbench_record(1764500000, "[1024]", "speedup_verdict", *io::verdict_code("unreliable")));
+  records.push_back(kbench_record(1764500000, "[1024]", "bandwidth_gbps", 6.2));
+  records.push_back(kbench_record(1764500000, "[1024]", "served_from_cache", 1.0));
+  records.push_back(kbench_record(1764500000, "[4096]", "speedup", 1.01));
+  records.push_back(kbench_record(1764500000, "[4096]", "speedup_verdict", *io::verdict_code("same")));
+  records.push_back(kbench_record(1764500000, "[4096]", "bandwidth_gbps", 10.0));
+  records.push_back(kbench_record(1764500000, "[4096]", "served_from_cache", 0.0));
+  const auto series = report::series_of_runs(history::runs_from_records(records, "c"));
+  const auto page = report::render_html_report({"test", series}, with_peak());
+  const std::string exp = section_of(page.html, "exp");
+  EXPECT_EQ(count(exp, "<rect class=\"bar unreliable\""), 1u) << exp;
+  EXPECT_TRUE(contains(exp, "1.07x unreliable")) << exp;
+  EXPECT_EQ(count(exp, "<rect class=\"bar same\""), 1u) << exp;
+  EXPECT_TRUE(contains(exp, "1.01x same")) << exp;
+  EXPECT_EQ(count(exp, "<rect class=\"bar faster\""), 0u) << exp;
+  EXPECT_TRUE(contains(exp, "cache (6.2 GB/s)")) << exp;
+  EXPECT_FALSE(contains(exp, "31%")) << exp;
+  EXPECT_TRUE(contains(exp, "50% (10 GB/s)")) << exp;
+  // The marks are not series of their own, and never judged as regressions.
+  EXPECT_FALSE(contains(exp, "speedup_verdict")) << exp;
+  for (const auto& v : history::find_regressions(series, {})) EXPECT_FALSE(io::is_mark_metric(v.key.metric));
 }
 
 TEST(HtmlReport, WithoutCalibrationItSaysSoAndShowsTheAchievedBandwidth) {

@@ -5,6 +5,7 @@
 // regression detector leaves the disturbed points out, and the report marks them.
 
 #include <kbench/history/series.hpp>
+#include <kbench/io/run_marks.hpp>
 
 #include <cstdint>
 #include <set>
@@ -15,9 +16,10 @@
 
 namespace kbench::history {
 
-inline constexpr std::string_view machine_disturbed_metric = "machine_disturbed";
+using io::machine_disturbed_metric;
 
-/// Metrics that describe the machine, not a kernel: never judged as a kernel's regression.
+/// Metrics that mark a run rather than measure a kernel (io/run_marks.hpp): never judged as a kernel's
+/// regression.
 [[nodiscard]] bool is_machine_metric(std::string_view metric);
 
 /// The runs in which each implementation x shape was timed on a busy machine.
@@ -33,7 +35,7 @@ class disturbed_runs {
   std::set<std::tuple<series_key, std::int64_t, std::string>> m_runs;
 };
 
-/// `all` without the machine series and without the points that were timed on a busy machine: what the
+/// `all` without the mark series and without the points that were timed on a busy machine: what the
 /// regression detector judges.
 [[nodiscard]] std::vector<series_history> quiet_points_only(const std::vector<series_history>& all);
 
