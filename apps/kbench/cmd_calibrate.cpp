@@ -1,10 +1,10 @@
+#include <kbench/io/text_table.hpp>
 #include <kbench/backends/registry.hpp>
 #include <kbench/error.hpp>
 #include <kbench/io/directories.hpp>
 #include <kbench/suite/calibrate.hpp>
 
 #include "commands.hpp"
-#include "text_table.hpp"
 
 #include <fmt/format.h>
 
@@ -27,7 +27,7 @@ int calibrate(const calibrate_command& command) {
     }
     throw usage_error(fmt::format("unknown backend '{}' ({})", command.backend, valid));
   }
-  text_table table({"Backend", "Device", "Array (MiB)", "Copy (GB/s)", "Triad (GB/s)",
+  io::text_table table({"Backend", "Device", "Array (MiB)", "Copy (GB/s)", "Triad (GB/s)",
                     "Worst round: copy, triad (GB/s)", "Stores of the peaks: copy, triad"});
   int rounds = 0;
   for (backend_kind kind : kinds) {

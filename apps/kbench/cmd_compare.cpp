@@ -1,6 +1,7 @@
 // `kbench compare base.json new.json`: per kernel x shape x implementation x latency metric, the ratio of
 // medians and a Mann-Whitney U test on the raw samples (see history/compare.hpp).
 
+#include <kbench/io/text_table.hpp>
 #include <kbench/error.hpp>
 #include <kbench/history/compare.hpp>
 #include <kbench/history/records.hpp>
@@ -10,7 +11,6 @@
 
 #include "numeric_option.hpp"
 #include "subcommand.hpp"
-#include "text_table.hpp"
 
 #include <fmt/format.h>
 
@@ -55,7 +55,7 @@ int run_compare(const compare_options& options) {
   if (c.series.empty()) {
     fmt::print("no latency series in common between {} and {}\n", options.base, options.newer);
   } else {
-    text_table table({"Kernel", "Shape", "Implementation", "Metric", "Base (ms)", "New (ms)", "New/base", "p",
+    io::text_table table({"Kernel", "Shape", "Implementation", "Metric", "Base (ms)", "New (ms)", "New/base", "p",
                       "Samples", "Verdict"});
     for (const auto& s : c.series) {
       table.add_row({s.kernel, s.shape, s.implementation, s.metric, fmt::format("{:.4g}", s.base_median),

@@ -1,14 +1,14 @@
+#include <kbench/io/text_table.hpp>
 #include <kbench/backends/registry.hpp>
 
 #include "commands.hpp"
-#include "text_table.hpp"
 
 #include <fmt/format.h>
 
 namespace kbench::cli {
 
 int list_devices() {
-  text_table table({"Backend", "Status", "Device", "Platform", "Driver", "Units", "Memory (GiB)"});
+  io::text_table table({"Backend", "Status", "Device", "Platform", "Driver", "Units", "Memory (GiB)"});
   for (const auto& status : probe_backends()) {
     if (!status.available) {
       table.add_row({std::string(to_string(status.kind)), status.compiled ? "unavailable" : "not built",

@@ -1,11 +1,11 @@
 // `kbench history add|list`: the results history (SQLite file or PostgreSQL server, see history/store.hpp).
 
+#include <kbench/io/text_table.hpp>
 #include <kbench/error.hpp>
 #include <kbench/history/records.hpp>
 #include <kbench/history/store.hpp>
 
 #include "subcommand.hpp"
-#include "text_table.hpp"
 
 #include <fmt/format.h>
 
@@ -70,7 +70,7 @@ int history_list(const history_options& options) {
     fmt::print("no series in {}{}\n", db->description(), options.kernels.empty() ? "" : " for these kernels");
     return 0;
   }
-  text_table table(
+  io::text_table table(
       {"Kernel", "Shape", "Implementation", "Metric", "Device", "Points", "Latest median", "Latest run"});
   std::size_t points = 0;
   for (const auto& s : all) {

@@ -1,7 +1,7 @@
+#include <kbench/io/text_table.hpp>
 #include <kbench/suite/registry.hpp>
 
 #include "commands.hpp"
-#include "text_table.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -9,7 +9,7 @@
 namespace kbench::cli {
 
 int list_kernels() {
-  text_table table({"Kernel", "Backends", "Shapes", "Description"});
+  io::text_table table({"Kernel", "Backends", "Shapes", "Description"});
   for (const auto& kernel : all_kernels()) {
     std::vector<std::string> backends, shapes;
     for (const auto& impl : kernel.implementations) backends.emplace_back(to_string(impl.backend));

@@ -1,6 +1,7 @@
 // `kbench measure`: the three-measure table (wall latency, throughput, device time) with the capture and sync
 // checks, for every implementation of one kernel at one shape.
 
+#include <kbench/io/text_table.hpp>
 #include <kbench/backends/registry.hpp>
 #include <kbench/error.hpp>
 #include <kbench/io/json_v3.hpp>
@@ -12,7 +13,6 @@
 #include "save_records.hpp"
 #include "shape_choice.hpp"
 #include "spec_files.hpp"
-#include "text_table.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -86,7 +86,7 @@ int measure(const measure_command& command) {
     fmt::print("  {:<7} {} ({}; config {})\n", to_string(m.backend), m.device.name, m.device.platform,
                to_json_text(m.used_config));
   }
-  text_table table({"Backend", "Wall (ms)", "Throughput (ms)", "Device (ms)", "Overhead (ms)", "Capture",
+  io::text_table table({"Backend", "Wall (ms)", "Throughput (ms)", "Device (ms)", "Overhead (ms)", "Capture",
                     "Sync check", "Accuracy", "Status"});
   int failures = 0;
   std::vector<std::string> notes;

@@ -1,6 +1,7 @@
 // `kbench regressions`: judges the newest run of every series in the history (see history/detector.hpp);
 // exit status 1 when a regression is found, so that a nightly job can alert.
 
+#include <kbench/io/text_table.hpp>
 #include <kbench/error.hpp>
 #include <kbench/history/regressions.hpp>
 #include <kbench/history/store.hpp>
@@ -10,7 +11,6 @@
 
 #include "numeric_option.hpp"
 #include "subcommand.hpp"
-#include "text_table.hpp"
 
 #include <fmt/format.h>
 
@@ -65,7 +65,7 @@ int run_regressions(const regressions_options& options) {
   std::stable_sort(verdicts.begin(), verdicts.end(), [](const auto& a, const auto& b) {
     return rank(a.result.status) < rank(b.result.status);
   });
-  text_table table({"Status", "Kernel", "Shape", "Implementation", "Metric", "Device", "Runs", "Newest",
+  io::text_table table({"Status", "Kernel", "Shape", "Implementation", "Metric", "Device", "Runs", "Newest",
                     "Baseline", "Change", "Interval"});
   std::map<history::verdict, std::size_t> counts;
   std::size_t shown = 0;

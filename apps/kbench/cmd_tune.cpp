@@ -8,6 +8,7 @@
 //   kbench tune --simulate FILE: replays search strategies against a recorded space (a Kernel Tuner cache
 //     file or a kbench config log) and scores them by the fraction of the optimum found.
 
+#include <kbench/io/text_table.hpp>
 #include <kbench/backends/registry.hpp>
 #include <kbench/error.hpp>
 #include <kbench/suite/registry.hpp>
@@ -20,7 +21,6 @@
 #include "shape_choice.hpp"
 #include "spec_files.hpp"
 #include "subcommand.hpp"
-#include "text_table.hpp"
 #include "tuning_flags.hpp"
 
 #include <fmt/format.h>
@@ -191,8 +191,8 @@ int run_tune(const tune_options& options) {
 
   std::vector<std::string> header{"Strategy"};
   for (const std::size_t b : sim.budgets) header.push_back(fmt::format("@{}", b));
-  text_table means(header);
-  text_table spread(header);
+  io::text_table means(header);
+  io::text_table spread(header);
   for (const std::string& name : strategies) {
     const auto start = std::chrono::steady_clock::now();
     const std::vector<tune::budget_outcome> outcomes = tune::simulate(recorded, name, sim);

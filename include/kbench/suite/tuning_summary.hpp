@@ -8,13 +8,13 @@
 #include <map>
 #include <string>
 
-namespace kbench::cli {
+namespace kbench::runner {
 
 class tuning_summary {
  public:
   /// Counts `outcome` for `kernel` if this run tuned it (tuned or no valid config); cache hits, misses and
   /// untunable shapes do not appear in the table.
-  void add(const std::string& kernel, const runner::tuning_outcome& outcome);
+  void add(const std::string& kernel, const tuning_outcome& outcome);
   [[nodiscard]] bool empty() const { return m_rows.empty(); }
   /// The table with a total row; empty when nothing was tuned.
   [[nodiscard]] std::string render() const;
@@ -31,4 +31,4 @@ class tuning_summary {
   std::map<std::string, row> m_rows;  // by kernel name, sorted
 };
 
-}  // namespace kbench::cli
+}  // namespace kbench::runner

@@ -1,10 +1,10 @@
-#include "text_table.hpp"
+#include <kbench/io/text_table.hpp>
 
 #include <fmt/format.h>
 
 #include <algorithm>
 
-namespace kbench::cli {
+namespace kbench::io {
 
 namespace {
 /// Display width in terminal columns: counts UTF-8 code points (every character used here is one column).
@@ -44,4 +44,4 @@ std::string text_table::render() const {
   return out;
 }
 
-}  // namespace kbench::cli
+}  // namespace kbench::io

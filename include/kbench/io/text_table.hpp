@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-namespace kbench::cli {
+namespace kbench::io {
 
 class text_table {
  public:
@@ -17,4 +17,4 @@ class text_table {
   std::vector<std::vector<std::string>> m_rows;
 };
 
-}  // namespace kbench::cli
+}  // namespace kbench::io

@@ -1,10 +1,9 @@
-#include "tuning_summary.hpp"
-
-#include "text_table.hpp"
+#include <kbench/io/text_table.hpp>
+#include <kbench/suite/tuning_summary.hpp>
 
 #include <fmt/format.h>
 
-namespace kbench::cli {
+namespace kbench::runner {
 
 tuning_summary::row& tuning_summary::row::operator+=(const row& other) {
   shapes += other.shapes;
@@ -15,9 +14,8 @@ tuning_summary::row& tuning_summary::row::operator+=(const row& other) {
   return *this;
 }
 
-void tuning_summary::add(const std::string& kernel, const runner::tuning_outcome& outcome) {
-  if (outcome.source != runner::config_source::tuned &&
-      outcome.source != runner::config_source::no_valid_config) {
+void tuning_summary::add(const std::string& kernel, const tuning_outcome& outcome) {
+  if (outcome.source != config_source::tuned && outcome.source != config_source::no_valid_config) {
     return;
   }
   m_rows[kernel] += row{1, outcome.evaluations, outcome.failed, outcome.resumed, outcome.tuning_s};
@@ -25,7 +23,7 @@ void tuning_summary::add(const std::string& kernel, const runner::tuning_outcome
 
 std::string tuning_summary::render() const {
   if (m_rows.empty()) return {};
-  text_table table({"Kernel", "Shapes tuned", "Configs evaluated", "Failed", "Resumed", "Tuning (s)"});
+  io::text_table table({"Kernel", "Shapes tuned", "Configs evaluated", "Failed", "Resumed", "Tuning (s)"});
   row total;
   const auto cells = [](const std::string& name, const row& r) {
     return std::vector<std::string>{name,
@@ -43,4 +41,4 @@ std::string tuning_summary::render() const {
   return table.render();
 }
 
-}  // namespace kbench::cli
+}  // namespace kbench::runner
