@@ -1,7 +1,7 @@
-#include <kbench/io/text_table.hpp>
 #include <kbench/backends/registry.hpp>
 #include <kbench/error.hpp>
 #include <kbench/io/directories.hpp>
+#include <kbench/io/text_table.hpp>
 #include <kbench/suite/calibrate.hpp>
 
 #include "commands.hpp"
@@ -28,7 +28,7 @@ int calibrate(const calibrate_command& command) {
     throw usage_error(fmt::format("unknown backend '{}' ({})", command.backend, valid));
   }
   io::text_table table({"Backend", "Device", "Array (MiB)", "Copy (GB/s)", "Triad (GB/s)",
-                    "Worst round: copy, triad (GB/s)", "Stores of the peaks: copy, triad"});
+                        "Worst round: copy, triad (GB/s)", "Stores of the peaks: copy, triad"});
   int rounds = 0;
   for (backend_kind kind : kinds) {
     fmt::print(stderr, "[kbench] calibrating {} ...\n", to_string(kind));

@@ -1,13 +1,13 @@
 // `kbench compare base.json new.json`: per kernel x shape x implementation x latency metric, the ratio of
 // medians and a Mann-Whitney U test on the raw samples (see history/compare.hpp).
 
-#include <kbench/io/text_table.hpp>
 #include <kbench/error.hpp>
 #include <kbench/history/compare.hpp>
 #include <kbench/history/records.hpp>
 #include <kbench/io/atomic_file.hpp>
 #include <kbench/io/json_v3.hpp>
 #include <kbench/io/replaceable_file.hpp>
+#include <kbench/io/text_table.hpp>
 
 #include "numeric_option.hpp"
 #include "subcommand.hpp"
@@ -55,8 +55,8 @@ int run_compare(const compare_options& options) {
   if (c.series.empty()) {
     fmt::print("no latency series in common between {} and {}\n", options.base, options.newer);
   } else {
-    io::text_table table({"Kernel", "Shape", "Implementation", "Metric", "Base (ms)", "New (ms)", "New/base", "p",
-                      "Samples", "Verdict"});
+    io::text_table table({"Kernel", "Shape", "Implementation", "Metric", "Base (ms)", "New (ms)", "New/base",
+                          "p", "Samples", "Verdict"});
     for (const auto& s : c.series) {
       table.add_row({s.kernel, s.shape, s.implementation, s.metric, fmt::format("{:.4g}", s.base_median),
                      fmt::format("{:.4g}", s.new_median), fmt::format("{:.4g}x", s.ratio), p_text(s),

@@ -1,5 +1,5 @@
-#include <kbench/io/text_table.hpp>
 #include <kbench/backends/registry.hpp>
+#include <kbench/io/text_table.hpp>
 
 #include "commands.hpp"
 

@@ -1,9 +1,9 @@
 // `kbench history add|list`: the results history (SQLite file or PostgreSQL server, see history/store.hpp).
 
-#include <kbench/io/text_table.hpp>
 #include <kbench/error.hpp>
 #include <kbench/history/records.hpp>
 #include <kbench/history/store.hpp>
+#include <kbench/io/text_table.hpp>
 
 #include "subcommand.hpp"
 

@@ -1,10 +1,10 @@
 // `kbench measure`: the three-measure table (wall latency, throughput, device time) with the capture and sync
 // checks, for every implementation of one kernel at one shape.
 
-#include <kbench/io/text_table.hpp>
 #include <kbench/backends/registry.hpp>
 #include <kbench/error.hpp>
 #include <kbench/io/json_v3.hpp>
+#include <kbench/io/text_table.hpp>
 #include <kbench/suite/measure_kernel.hpp>
 #include <kbench/suite/registry.hpp>
 #include <kbench/suite/v3_records.hpp>
@@ -87,7 +87,7 @@ int measure(const measure_command& command) {
                to_json_text(m.used_config));
   }
   io::text_table table({"Backend", "Wall (ms)", "Throughput (ms)", "Device (ms)", "Overhead (ms)", "Capture",
-                    "Sync check", "Accuracy", "Status"});
+                        "Sync check", "Accuracy", "Status"});
   int failures = 0;
   std::vector<std::string> notes;
   for (const auto& m : results) {

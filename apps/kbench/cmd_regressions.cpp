@@ -1,13 +1,13 @@
 // `kbench regressions`: judges the newest run of every series in the history (see history/detector.hpp);
 // exit status 1 when a regression is found, so that a nightly job can alert.
 
-#include <kbench/io/text_table.hpp>
 #include <kbench/error.hpp>
 #include <kbench/history/regressions.hpp>
 #include <kbench/history/store.hpp>
 #include <kbench/io/atomic_file.hpp>
 #include <kbench/io/json_v3.hpp>
 #include <kbench/io/replaceable_file.hpp>
+#include <kbench/io/text_table.hpp>
 
 #include "numeric_option.hpp"
 #include "subcommand.hpp"
@@ -66,7 +66,7 @@ int run_regressions(const regressions_options& options) {
     return rank(a.result.status) < rank(b.result.status);
   });
   io::text_table table({"Status", "Kernel", "Shape", "Implementation", "Metric", "Device", "Runs", "Newest",
-                    "Baseline", "Change", "Interval"});
+                        "Baseline", "Change", "Interval"});
   std::map<history::verdict, std::size_t> counts;
   std::size_t shown = 0;
   for (const auto& v : verdicts) {

@@ -8,9 +8,9 @@
 //   kbench tune --simulate FILE: replays search strategies against a recorded space (a Kernel Tuner cache
 //     file or a kbench config log) and scores them by the fraction of the optimum found.
 
-#include <kbench/io/text_table.hpp>
 #include <kbench/backends/registry.hpp>
 #include <kbench/error.hpp>
+#include <kbench/io/text_table.hpp>
 #include <kbench/suite/registry.hpp>
 #include <kbench/suite/tune_shape.hpp>
 #include <kbench/tune/kernel_tuner_cache.hpp>
