@@ -5,8 +5,12 @@
 #include <kbench/suite/calibrate.hpp>
 
 #include "commands.hpp"
+#include "numeric_option.hpp"
+#include "subcommand.hpp"
 
 #include <fmt/format.h>
+
+#include <memory>
 
 namespace kbench::cli {
 
@@ -51,5 +55,19 @@ int calibrate(const calibrate_command& command) {
   fmt::print("cached in {}\n", (io::cache_directory() / "calibration.json").string());
   return 0;
 }
+
+namespace {
+
+// `kbench calibrate`'s flags.
+const subcommand_registration calibrate_registration{
+    "calibrate", "Peak memory bandwidth of a device (STREAM copy and triad), cached", [](CLI::App& app) {
+      auto options = std::make_shared<calibrate_command>();
+      app.add_option("--backend", options->backend, "auto, all, cpu, opencl or cuda")->capture_default_str();
+      app.add_option("--elements", options->elements, "Floats per array")
+          ->capture_default_str()
+          ->check(count_in(1024, 1e11));
+      return [options] { return calibrate(*options); };
+    }};
+}  // namespace
 
 }  // namespace kbench::cli

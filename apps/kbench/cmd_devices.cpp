@@ -2,6 +2,7 @@
 #include <kbench/io/text_table.hpp>
 
 #include "commands.hpp"
+#include "subcommand.hpp"
 
 #include <fmt/format.h>
 
@@ -26,5 +27,11 @@ int list_devices() {
   fmt::print("auto picks: {}\n", to_string(pick_auto_backend()));
   return 0;
 }
+
+namespace {
+
+const subcommand_registration devices_registration{"devices", "Backends and devices found on this machine",
+                                                   [](CLI::App&) { return [] { return list_devices(); }; }};
+}  // namespace
 
 }  // namespace kbench::cli

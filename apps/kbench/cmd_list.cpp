@@ -2,6 +2,7 @@
 #include <kbench/suite/registry.hpp>
 
 #include "commands.hpp"
+#include "subcommand.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -21,5 +22,11 @@ int list_kernels() {
   fmt::print("{} kernels\n", all_kernels().size());
   return 0;
 }
+
+namespace {
+
+const subcommand_registration list_registration{"list", "Kernels, their shapes and backends",
+                                                [](CLI::App&) { return [] { return list_kernels(); }; }};
+}  // namespace
 
 }  // namespace kbench::cli

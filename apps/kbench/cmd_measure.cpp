@@ -8,11 +8,14 @@
 #include <kbench/suite/measure_kernel.hpp>
 #include <kbench/suite/registry.hpp>
 #include <kbench/suite/v3_records.hpp>
+#include <kbench/suite/workers.hpp>
 
 #include "commands.hpp"
+#include "numeric_option.hpp"
 #include "save_records.hpp"
 #include "shape_choice.hpp"
 #include "spec_files.hpp"
+#include "subcommand.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -22,6 +25,8 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <limits>
+#include <memory>
 
 namespace kbench::cli {
 
@@ -139,5 +144,56 @@ int measure(const measure_command& command) {
   }
   return failures > 0 ? 1 : 0;
 }
+
+namespace {
+
+// `kbench measure`'s flags.
+const subcommand_registration measure_registration{
+    "measure", "The three-measure table for every implementation of one kernel/shape", [](CLI::App& app) {
+      auto options = std::make_shared<measure_command>();
+      app.add_option("--kernel,--op", options->kernel, "Kernel name (see `kbench list`)");
+      app.add_option("--spec", options->specs,
+                     "A kernel described in a file (docs/specs.md); --kernel may be left out");
+      auto* shape_opt = app.add_option("--shape", options->shape, "Shape, e.g. 104857600 or [1024,256]");
+      app.add_option("--shape-index", options->shape_index, "Index into the kernel's shapes")
+          ->check(CLI::Range(0, std::numeric_limits<int>::max()))
+          ->excludes(shape_opt);
+      app.add_option(
+             "--backend", options->backends,
+             "Backends to run, comma-separated: auto, cpu, opencl, cuda, torch (default: every one the "
+             "kernel has)")
+          ->delimiter(',');
+      app.add_option("--seed", options->seed, "Seed of the deterministic inputs")
+          ->capture_default_str()
+          ->check(any_seed());
+      app.add_option("--repeat", options->timing.repeat, "Wall-latency samples (0: fill --target-ms)")
+          ->capture_default_str()
+          ->check(count_in(0, 1e6));
+      app.add_option("--target-ms", options->timing.target_ms, "Time budget the repeat count fills [ms]")
+          ->capture_default_str()
+          ->check(number_in(0.001, 600000));
+      app.add_option("--warmup", options->timing.warmup, "Warm-up calls, each synced")
+          ->capture_default_str()
+          ->check(count_in(0, 1e6));
+      app.add_option("--throughput-calls", options->timing.throughput_calls,
+                     "Calls per throughput batch (0: = repeat)")
+          ->capture_default_str()
+          ->check(count_in(0, 1e6));
+      app.add_flag(
+          "--flush-cache", options->timing.flush_cache,
+          "Flush the device's caches before every wall-latency sample (cpu: every core's and the last "
+          "level; a GPU: its L2)");
+      app.add_option("--inject-sync-fault", options->fault,
+                     "Make result waits, the barrier or both no-ops: none|result|barrier|both")
+          ->capture_default_str();
+      app.add_option("--json", options->json_path, "Append v3 records to this JSON file");
+      app.add_option("--config", options->config,
+                     "Config for every implementation but torch, as JSON, e.g. '{\"GRAIN\":4096}'");
+      return [options] {
+        runner::exec_self_with_worker_environment(program_argv());  // torch is timed in this process
+        return measure(*options);
+      };
+    }};
+}  // namespace
 
 }  // namespace kbench::cli

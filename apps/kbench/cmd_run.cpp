@@ -11,14 +11,17 @@
 #include <kbench/suite/suite_run.hpp>
 
 #include "commands.hpp"
+#include "numeric_option.hpp"
 #include "save_records.hpp"
 #include "spec_files.hpp"
+#include "subcommand.hpp"
 #include "tolerance_option.hpp"
 
 #include <fmt/format.h>
 #include <unistd.h>
 
 #include <cstdlib>
+#include <limits>
 #include <memory>
 
 namespace kbench::cli {
@@ -111,5 +114,86 @@ int run(const run_command& command) {
   }
   return run.all_passed() && saved ? 0 : 1;
 }
+
+namespace {
+
+// `kbench run`'s flags.
+const subcommand_registration run_registration{
+    "run",
+    "The suite: check every kernel x shape against torch and time it against the torch baseline; summary "
+    "table and v3 JSON",
+    [](CLI::App& app) {
+      auto options = std::make_shared<run_command>();
+      app.add_option("--kernel,--kernels,--op", options->kernels,
+                     "Kernels to run, comma-separated (default: all)")
+          ->delimiter(',');
+      app.add_option(
+             "--spec", options->specs,
+             "Kernels described in files (docs/specs.md), comma-separated: run these (and the --kernel ones, "
+             "or with --builtin every built-in kernel)")
+          ->delimiter(',');
+      app.add_flag("--builtin", options->builtin, "With --spec: run the built-in kernels too");
+      app.add_option("--backend", options->backend, "auto, cpu, opencl or cuda")->capture_default_str();
+      app.add_option("--impl", options->impls, "Implementations to time: kbench, torch (default: both)")
+          ->delimiter(',');
+      auto* num_shapes_opt =
+          app.add_option("--num-shapes", options->num_shapes, "Only the first N shapes of each kernel")
+              ->check(count_in(1, 1e6));
+      auto* run_shape_opt = app.add_option("--shape", options->shape,
+                                           "Only this shape of each kernel that has it, e.g. [1024,256]")
+                                ->excludes(num_shapes_opt);
+      app.add_option("--shape-index", options->shape_index, "Only shape I of each kernel")
+          ->check(CLI::Range(0, std::numeric_limits<int>::max()))
+          ->excludes(run_shape_opt);
+      app.add_option("--seed", options->seed, "Seed of the deterministic inputs")
+          ->capture_default_str()
+          ->check(any_seed());
+      app.add_option("--atol", options->atol, "Absolute tolerance (default: each kernel's)");
+      app.add_option(
+             "--require-quiet", options->require_quiet_s,
+             "Wait up to S seconds per shape for a quiet machine, and fail a shape timed while it was busy "
+             "(for CI); 0: time anyway and mark it")
+          ->capture_default_str()
+          ->check(number_in(0, 3600));
+      app.add_option(
+             "--min-effect", options->min_effect,
+             "Smallest speedup called faster or slower, as a fraction (0.02: kbench 2% apart from torch)")
+          ->capture_default_str()
+          ->check(number_in(0, 1));
+      app.add_option("--rtol", options->rtol, "Relative tolerance (default: each kernel's)");
+      app.add_option(
+             "--effort", options->effort,
+             "Tuning on a cache miss: none (default config), quick (<= 50 configs or 120 s per shape), "
+             "full (<= 200 configs or 900 s)")
+          ->capture_default_str();
+      add_tuning_flags(app, options->tuning);
+      app.add_option("--output", options->output, "Append v3 records to this JSON file");
+      app.add_option("--db", options->db,
+                     "Also store the records in this history database (postgresql://..., sqlite:///path)");
+      app.add_option("--commit", options->commit,
+                     "Commit recorded with the results in the history (default: $GITHUB_SHA)");
+      app.add_option("--timeout-per-kernel", options->timeout_per_kernel_s,
+                     "Seconds one kernel x shape may take")
+          ->capture_default_str()
+          ->check(number_in(0.001, 1e7));
+      app.add_option("--target-ms", options->target_ms, "Time budget each repeat count fills [ms]")
+          ->capture_default_str()
+          ->check(number_in(0.001, 600000));
+      app.add_option(
+             "--triad-min-mib", options->triad_min_mib,
+             "Shapes moving at least this many MiB per call also time a STREAM triad in their turns, for "
+             "the % triad column (default: twice the last-level cache, counted at most 32 MiB per cpu "
+             "sharing it, and at least 64)")
+          ->check(number_in(0, 1e9));
+      app.add_option("--shard", options->shard,
+                     "Run only shard i of N (1-based, e.g. 2/4): every N-th kernel x shape of the plan")
+          ->capture_default_str();
+      app.add_flag("--list", options->list,
+                   "Print the planned kernel x shape items (after --shard), then exit");
+      auto list_kernels_too = std::make_shared<bool>(false);
+      app.add_flag("--list-kernels", *list_kernels_too, "List kernels, shapes and backends, then exit");
+      return [options, list_kernels_too] { return *list_kernels_too ? list_kernels() : run(*options); };
+    }};
+}  // namespace
 
 }  // namespace kbench::cli

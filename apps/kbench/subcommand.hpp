@@ -32,6 +32,12 @@ inline std::vector<subcommand_entry>& registered_subcommands() {
   return entries;
 }
 
+/// The command line kbench was started with (main sets it), for a subcommand that runs itself again.
+inline char**& program_argv() {
+  static char** argv = nullptr;
+  return argv;
+}
+
 struct subcommand_registration {
   subcommand_registration(std::string name, std::string description, subcommand_setup setup) {
     registered_subcommands().push_back({std::move(name), std::move(description), std::move(setup)});
