@@ -137,7 +137,7 @@ int measure(const measure_command& command) {
     nlohmann::json records = nlohmann::json::array();
     for (const auto& m : results) {
       if (m.status == impl_status::unavailable) continue;
-      for (auto& r : runner::measurement_records(kernel, s, m, timestamp, command.fault))
+      for (auto& r : suite::measurement_records(kernel, s, m, timestamp, command.fault))
         records.push_back(std::move(r));
     }
     if (!save_records(command.json_path, records)) return 1;
@@ -190,7 +190,7 @@ const subcommand_registration measure_registration{
       app.add_option("--config", options->config,
                      "Config for every implementation but torch, as JSON, e.g. '{\"GRAIN\":4096}'");
       return [options] {
-        runner::exec_self_with_worker_environment(program_argv());  // torch is timed in this process
+        suite::exec_self_with_worker_environment(program_argv());  // torch is timed in this process
         return measure(*options);
       };
     }};

@@ -30,8 +30,8 @@ namespace {
 
 /// The kernels and shapes asked for: --kernel, the kernels of --spec files (with --builtin, the built-in
 /// ones too), --num-shapes, --shape-index, --shape.
-runner::suite_selection selection_of(const run_command& command) {
-  runner::suite_selection selection;
+suite::suite_selection selection_of(const run_command& command) {
+  suite::suite_selection selection;
   selection.kernels = command.kernels;
   const std::vector<std::string> spec_kernels = load_spec_files(command.specs);
   if (!spec_kernels.empty() && selection.kernels.empty()) {
@@ -50,8 +50,8 @@ runner::suite_selection selection_of(const run_command& command) {
   return selection;
 }
 
-runner::suite_run_request request_of(const run_command& command) {
-  runner::suite_run_request request;
+suite::suite_run_request request_of(const run_command& command) {
+  suite::suite_run_request request;
   request.backend = command.backend;
   request.impls = command.impls;
   request.seed = command.seed;
@@ -70,11 +70,11 @@ runner::suite_run_request request_of(const run_command& command) {
 
 int run(const run_command& command) {
   // Everything is checked before anything runs: bad input exits 2 without side effects.
-  const auto shard = runner::parse_shard(command.shard);
-  const auto full_plan = runner::plan_suite(selection_of(command));
-  const auto items = runner::select_shard(full_plan, shard);
-  const runner::suite_run_plan plan = runner::plan_suite_run(request_of(command), items, full_plan);
-  const runner::tuning_options tuning =
+  const auto shard = suite::parse_shard(command.shard);
+  const auto full_plan = suite::plan_suite(selection_of(command));
+  const auto items = suite::select_shard(full_plan, shard);
+  const suite::suite_run_plan plan = suite::plan_suite_run(request_of(command), items, full_plan);
+  const suite::tuning_options tuning =
       tuning_options_from(command.tuning, command.effort, plan.options.backend, command.seed);
   if (command.list) {  // the plan only, one "kernel shape" line per item: what this shard would run
     for (const auto& item : plan.items) {
@@ -94,11 +94,11 @@ int run(const run_command& command) {
   const auto progress = [](const std::string& line) {
     fmt::print(stderr, "{}{}", line, line.starts_with('\r') ? "" : "\n");  // "\r...": a redrawn status line
   };
-  const runner::suite_run_result run =
-      runner::run_suite_plan(plan, tuning, progress, ::isatty(STDERR_FILENO) != 0);
-  fmt::print("{}", runner::render_suite_run(plan, run, tuning));
+  const suite::suite_run_result run =
+      suite::run_suite_plan(plan, tuning, progress, ::isatty(STDERR_FILENO) != 0);
+  fmt::print("{}", suite::render_suite_run(plan, run, tuning));
 
-  const nlohmann::json records = runner::suite_run_records(plan, run);
+  const nlohmann::json records = suite::suite_run_records(plan, run);
   bool saved = command.output.empty() || save_records(command.output, records);
   if (db) {
     std::string commit = command.commit;

@@ -82,7 +82,7 @@ int tune_kernel(const tune_options& options) {
   tuning_flags flags = options.flags;
   if (options.strategy != "all") flags.strategy = options.strategy;
   if (options.max_evals_given) flags.max_evals = options.max_evals;
-  runner::tuning_options tuning = tuning_options_from(flags, options.effort, backend, options.seed);
+  suite::tuning_options tuning = tuning_options_from(flags, options.effort, backend, options.seed);
   if (tuning.strategy.empty()) throw usage_error("kbench tune needs --effort quick or full");
   const device_info device = open_device(backend)->info();
   const tune::space space = impl->tuning_space(kernel.shapes[shape_index]);
@@ -105,7 +105,7 @@ int tune_kernel(const tune_options& options) {
     fmt::print("{}\n", line);
     std::fflush(stdout);
   };
-  const runner::tuning_outcome outcome = runner::choose_config(kernel, shape_index, device, tuning);
+  const suite::tuning_outcome outcome = suite::choose_config(kernel, shape_index, device, tuning);
   for (const auto& w : outcome.warnings) fmt::print(stderr, "[kbench] {}\n", w);
   if (!options.kt_cache.empty() && !outcome.log.empty()) {
     const std::size_t entries =
@@ -114,14 +114,14 @@ int tune_kernel(const tune_options& options) {
                outcome.log.size(), entries);
   }
   switch (outcome.source) {
-    case runner::config_source::cache_hit:
+    case suite::config_source::cache_hit:
       fmt::print("Cache hit: {} ({:.4f} ms when tuned); --force-autotune tunes again\n",
                  to_json_text(outcome.chosen), outcome.best_time_ms);
       return 0;
-    case runner::config_source::cache_miss:
+    case suite::config_source::cache_miss:
       fmt::print(stderr, "{}", outcome.message);
       return 1;
-    case runner::config_source::no_valid_config:
+    case suite::config_source::no_valid_config:
       fmt::print("No config passed ({} evaluated, {} failed); the default {} stays\n", outcome.evaluations,
                  outcome.failed, to_json_text(outcome.chosen));
       return 1;
@@ -132,7 +132,7 @@ int tune_kernel(const tune_options& options) {
       "Best: {} {:.4f} ms; {} configs evaluated ({} failed, {} resumed from a checkpoint) in {:.1f} s\n",
       to_json_text(outcome.chosen), outcome.best_time_ms, outcome.evaluations, outcome.failed,
       outcome.resumed, outcome.tuning_s);
-  if (outcome.key && tuning.cache != runner::cache_mode::off) {
+  if (outcome.key && tuning.cache != suite::cache_mode::off) {
     fmt::print("Cache: {}\n", tune::tuning_cache(tuning.cache_directory).path_of(*outcome.key).string());
   }
   return 0;

@@ -52,7 +52,7 @@ struct run_command {
   double timeout_per_kernel_s = default_timing_budget.timeout_per_kernel_s;  // [s] per kernel x shape
   double triad_min_mib = 0;  // [MiB per call] shapes moving this much time a triad beside them; 0: rule
   double target_ms = default_timing_budget.target_ms;  // [ms]
-  std::string shard = "1/1";                           // run only shard i of N of the plan (runner/shard.hpp)
+  std::string shard = "1/1";                           // run only shard i of N of the plan (suite/shard.hpp)
   bool list = false;                                   // print the planned kernel x shape items and exit
 };
 int run(const run_command& command);

@@ -18,7 +18,7 @@
 int main(int argc, char** argv) {
   // A process that `kbench run` or tuning started (argv[1] "worker"): it runs what it was asked, nothing
   // else.
-  if (const auto status = kbench::runner::worker_main(argc, argv, &kbench::cli::load_spec_file_for_worker)) {
+  if (const auto status = kbench::suite::worker_main(argc, argv, &kbench::cli::load_spec_file_for_worker)) {
     return *status;
   }
 

@@ -14,7 +14,7 @@ std::vector<std::string> load_spec_files(const std::vector<std::string>& files);
 /// usage_error when neither names one kernel.
 std::string chosen_kernel(const std::string& kernel, const std::vector<std::string>& spec_kernels);
 
-/// Loads one spec file for a worker process (runner::worker_main).
+/// Loads one spec file for a worker process (suite::worker_main).
 void load_spec_file_for_worker(const std::string& file);
 
 }  // namespace kbench::cli

@@ -1,5 +1,5 @@
 #pragma once
-// The tuning options `kbench run` and `kbench tune` share, and how they become runner::tuning_options.
+// The tuning options `kbench run` and `kbench tune` share, and how they become suite::tuning_options.
 
 #include <kbench/error.hpp>
 #include <kbench/suite/tune_shape.hpp>
@@ -69,10 +69,10 @@ inline void add_tuning_flags(CLI::App& app, tuning_flags& flags, bool with_searc
 
 /// The tuning options of an effort level plus the flags. Throws usage_error on an unknown effort or strategy
 /// or contradictory flags.
-inline runner::tuning_options tuning_options_from(const tuning_flags& flags, const std::string& effort,
-                                                  backend_kind backend, std::uint64_t seed) {
+inline suite::tuning_options tuning_options_from(const tuning_flags& flags, const std::string& effort,
+                                                 backend_kind backend, std::uint64_t seed) {
   const tune::effort_settings settings = tune::effort_settings_for(effort);
-  runner::tuning_options options;
+  suite::tuning_options options;
   options.backend = backend;
   options.seed = seed;
   options.strategy = settings.strategy;
@@ -92,9 +92,9 @@ inline runner::tuning_options tuning_options_from(const tuning_flags& flags, con
   if (options.assert_cache_hit && (flags.no_cache || flags.force_autotune)) {
     throw usage_error("--assert-cache-hit needs the cache: drop --no-cache / --force-autotune");
   }
-  options.cache = flags.no_cache         ? runner::cache_mode::off
-                  : flags.force_autotune ? runner::cache_mode::write_only
-                                         : runner::cache_mode::read_write;
+  options.cache = flags.no_cache         ? suite::cache_mode::off
+                  : flags.force_autotune ? suite::cache_mode::write_only
+                                         : suite::cache_mode::read_write;
   if (!(flags.config_timeout_s > 0)) throw usage_error("--config-timeout must be positive");
   options.trial_timeout_s = flags.config_timeout_s;
   if (!(flags.retime_within > 0)) throw usage_error("--retime-within must be positive");

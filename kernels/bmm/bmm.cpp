@@ -73,7 +73,7 @@ KBENCH_KERNEL(bmm) {
                static_cast<double>(d.batch * d.m * d.k + d.batch * d.k * d.n + d.batch * d.m * d.n);
       })
       // A multiply and an add per term of each dot product: 43-171 flop per byte moved on the suite's
-      // shapes, so they are judged by GFLOP/s (runner::compute_bound_flops_per_byte).
+      // shapes, so they are judged by GFLOP/s (suite::compute_bound_flops_per_byte).
       .flops([](const shape& s) {
         const bmm_dims d = parse_bmm_shape(s, "bmm flops");
         return 2.0 * static_cast<double>(d.batch) * static_cast<double>(d.m) * static_cast<double>(d.n) *

@@ -24,7 +24,7 @@ from ._table import text_table
 from .worker import ANSWER_PREFIX
 
 DEFAULTS = _kbench.timing_defaults()  # include/kbench/timing_budget.hpp, through the binding
-STATUS = _kbench.shape_statuses()  # the suite's statuses by identifier (runner::shape_status)
+STATUS = _kbench.shape_statuses()  # the suite's statuses by identifier (suite::shape_status)
 
 
 class UsageError(Exception):
@@ -163,7 +163,7 @@ def _shape_text(shape: list[int]) -> str:
 
 
 def _failed(k: dict[str, Any], shape: list[int], status: str, reason: str, elapsed_s: float) -> dict[str, Any]:
-    """A runner::shape_result for a shape whose worker gave no result."""
+    """A suite::shape_result for a shape whose worker gave no result."""
     return {"kernel": k["name"], "shape": _shape_text(shape), "shape_index": k["shapes"].index(shape),
             "status": status, "reason": reason, "bytes_moved": 0.0, "elapsed_s": elapsed_s}
 

@@ -229,7 +229,7 @@ def source_hash(fn: Callable[..., Any]) -> str:
 
 
 def _device(name: str, platform: str) -> dict[str, Any]:
-    """A runner::shape_result's device: Python kernels run on the host process, whatever their framework
+    """A suite::shape_result's device: Python kernels run on the host process, whatever their framework
     drives; the framework itself is the backend label."""
     return {"backend": "cpu", "name": name, "vendor": "", "platform": platform, "driver_version": "",
             "max_work_group_size": 0, "global_memory_bytes": 0, "compute_units": os.cpu_count() or 0}
@@ -247,9 +247,9 @@ def _impl(impl: str, sync: Synchronizer | None, config: dict[str, Any], accuracy
 
 def run_shape(problem: Problem, config: dict[str, Any], target_ms: float, atol: float | None,
               rtol: float | None) -> dict[str, Any]:
-    """One kernel x shape, as a C++ kernel's worker runs it (runner::run_shape): the kernel checked against
+    """One kernel x shape, as a C++ kernel's worker runs it (suite::run_shape): the kernel checked against
     its baseline, then both measured three ways (kbench.measure) and timed interleaved in turns of calls for
-    the speedup, while the machine is watched. The JSON of a runner::shape_result: the verdict, the records
+    the speedup, while the machine is watched. The JSON of a suite::shape_result: the verdict, the records
     and the table are made from it by the suite's engine, as for a C++ kernel."""
     k = problem.kernel
     started = time.perf_counter()

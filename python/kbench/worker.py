@@ -4,12 +4,12 @@ segfaults, hangs or exhausts memory costs only its own shape or config, never th
 ``python -m kbench.worker --module FILE.py`` imports the user's modules once (torch, JAX: paid once per
 worker, not per shape), then answers requests, one JSON line each on its standard input, with one line on
 its standard output that starts with ``kbench-answer`` (anything the kernels print goes elsewhere or is
-skipped). The suite's engine (kbench._kbench.ServedWorker, the C++ runner::served_worker) starts it, times
+skipped). The suite's engine (kbench._kbench.ServedWorker, the C++ suite::served_worker) starts it, times
 out a request, kills it, and judges a death; it dies with the process that started it.
 
 Requests (``op``): ``describe`` (the kernels, their shapes and parameters), ``probe`` (a shape's framework,
 device and source hash, for the tuning cache key), ``evaluate`` (one tuning config), ``retime`` (configs
-interleaved) and ``shape`` (one kernel x shape: the JSON of a runner::shape_result).
+interleaved) and ``shape`` (one kernel x shape: the JSON of a suite::shape_result).
 """
 
 from __future__ import annotations

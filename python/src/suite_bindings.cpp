@@ -1,7 +1,7 @@
 // The suite's engine for Python: its timing defaults, its statuses, its speedup and verdict, its v3 records
 // of a kernel x shape, its served workers (the isolation every kernel runs in) and its stop signals. The
 // Python front-end (python -m kbench run) decides none of these itself: a Python kernel's worker answers
-// with the JSON of a runner::shape_result, as a C++ kernel's worker does, and everything said about it
+// with the JSON of a suite::shape_result, as a C++ kernel's worker does, and everything said about it
 // comes from here.
 
 #include "bindings.hpp"
@@ -46,10 +46,10 @@ nb::dict timing_defaults() {
   return d;
 }
 
-// The statuses of a kernel x shape, by their C++ names (runner::shape_status), as the records and the
+// The statuses of a kernel x shape, by their C++ names (suite::shape_status), as the records and the
 // table spell them.
 nb::dict shape_statuses() {
-  using runner::shape_status;
+  using suite::shape_status;
   nb::dict names;
   const std::pair<const char*, shape_status> statuses[] = {{"ok", shape_status::ok},
                                                            {"wrong_result", shape_status::wrong_result},
@@ -60,12 +60,11 @@ nb::dict shape_statuses() {
                                                            {"timeout", shape_status::timeout},
                                                            {"unavailable", shape_status::unavailable},
                                                            {"cache_miss", shape_status::cache_miss}};
-  for (const auto& [identifier, status] : statuses)
-    names[identifier] = std::string(runner::to_string(status));
+  for (const auto& [identifier, status] : statuses) names[identifier] = std::string(suite::to_string(status));
   return names;
 }
 
-nb::object speedup_dict(const std::optional<runner::speedup_estimate>& s) {
+nb::object speedup_dict(const std::optional<suite::speedup_estimate>& s) {
   if (!s) return nb::none();
   nb::dict d;
   d["ratio"] = s->ratio;
@@ -78,9 +77,9 @@ nb::object speedup_dict(const std::optional<runner::speedup_estimate>& s) {
 }
 
 // What kbench run says of one kernel x shape: its speedup and verdict, bandwidth, whether the machine was
-// busy and why, and each implementation's measures disagreement; from the JSON of a runner::shape_result.
+// busy and why, and each implementation's measures disagreement; from the JSON of a suite::shape_result.
 nb::dict shape_summary(const std::string& result_json, double min_effect) {
-  const auto r = nlohmann::json::parse(result_json).get<runner::shape_result>();
+  const auto r = nlohmann::json::parse(result_json).get<suite::shape_result>();
   nb::dict d;
   d["speedup"] = speedup_dict(r.speedup_interval(min_effect));
   const auto gbps = r.bandwidth_gbps();
@@ -101,13 +100,13 @@ nb::dict shape_summary(const std::string& result_json, double min_effect) {
 
 std::string shape_records(const std::string& result_json, const std::string& effort, std::int64_t timestamp,
                           double min_effect) {
-  const auto r = nlohmann::json::parse(result_json).get<runner::shape_result>();
-  return runner::shape_records(r, effort, timestamp, std::nullopt, min_effect).dump();
+  const auto r = nlohmann::json::parse(result_json).get<suite::shape_result>();
+  return suite::shape_records(r, effort, timestamp, std::nullopt, min_effect).dump();
 }
 
-nb::dict reply_dict(const runner::served_reply& reply) {
+nb::dict reply_dict(const suite::served_reply& reply) {
   nb::dict d;
-  d["outcome"] = std::string(runner::to_string(reply.what));
+  d["outcome"] = std::string(suite::to_string(reply.what));
   d["answer"] = reply.answer;
   d["signal"] = reply.signal;
   d["exit_code"] = reply.exit_code;
@@ -123,17 +122,17 @@ void bind_suite(nb::module_& m) {
         "kbench's timing defaults (kbench::default_timing_budget): target_ms, tune_target_ms, retime_within, "
         "retime_top, give_up_above, min_effect, timeout_per_kernel_s, config_timeout_s.");
   m.def("shape_statuses", &shape_statuses,
-        "The statuses of a kernel x shape: identifier -> name (runner::shape_status).");
+        "The statuses of a kernel x shape: identifier -> name (suite::shape_status).");
   m.def(
       "estimate_speedup",
       [](const std::vector<double>& kernel_ms, const std::vector<double>& baseline_ms, bool disturbed,
          double min_effect) {
-        return speedup_dict(runner::estimate_speedup(kernel_ms, baseline_ms, disturbed, min_effect));
+        return speedup_dict(suite::estimate_speedup(kernel_ms, baseline_ms, disturbed, min_effect));
       },
       nb::arg("kernel_ms"), nb::arg("baseline_ms"), nb::arg("disturbed"), nb::arg("min_effect"),
-      "The speedup with its interval and verdict (runner::estimate_speedup), or None.");
+      "The speedup with its interval and verdict (suite::estimate_speedup), or None.");
   m.def("shape_summary", &shape_summary, nb::arg("result_json"), nb::arg("min_effect"),
-        "What kbench run says of a runner::shape_result (JSON): speedup, bandwidth, machine, measures.");
+        "What kbench run says of a suite::shape_result (JSON): speedup, bandwidth, machine, measures.");
   m.def(
       "finish_probe_json",
       [](const kbench::contention_probe& probe, double min_window_s) {
@@ -145,20 +144,19 @@ void bind_suite(nb::module_& m) {
         return nlohmann::json(c).dump();
       },
       nb::arg("probe"), nb::arg("min_window_s") = kbench::min_judged_window_s,
-      "ContentionProbe.finish as the JSON a runner::shape_result holds in its machine field.");
+      "ContentionProbe.finish as the JSON a suite::shape_result holds in its machine field.");
   m.def("shape_records", &shape_records, nb::arg("result_json"), nb::arg("effort"), nb::arg("timestamp"),
-        nb::arg("min_effect"),
-        "The v3 records of a runner::shape_result (runner::shape_records), JSON text.");
+        nb::arg("min_effect"), "The v3 records of a suite::shape_result (suite::shape_records), JSON text.");
 
-  nb::class_<runner::served_worker>(m, "ServedWorker",
-                                    "A worker process that answers one request line at a time "
-                                    "(runner::served_worker).")
+  nb::class_<suite::served_worker>(m, "ServedWorker",
+                                   "A worker process that answers one request line at a time "
+                                   "(suite::served_worker).")
       .def(nb::init<std::vector<std::string>, std::vector<std::string>, std::string>(), nb::arg("argv"),
            nb::arg("environment"), nb::arg("answer_prefix"))
       .def(
           "request",
-          [](runner::served_worker& worker, const std::string& line, double timeout_s) {
-            runner::served_reply reply;
+          [](suite::served_worker& worker, const std::string& line, double timeout_s) {
+            suite::served_reply reply;
             {
               nb::gil_scoped_release released;
               reply = worker.request(line, timeout_s);
@@ -171,27 +169,27 @@ void bind_suite(nb::module_& m) {
           "exit_code, message, errors.")
       .def(
           "stop",
-          [](runner::served_worker& worker, bool kill) {
+          [](suite::served_worker& worker, bool kill) {
             nb::gil_scoped_release released;
             return worker.stop(kill);
           },
           nb::arg("kill") = false, "Ends the worker; returns its wait status.")
-      .def_prop_ro("running", &runner::served_worker::running)
-      .def_prop_ro("workers_started", &runner::served_worker::workers_started);
+      .def_prop_ro("running", &suite::served_worker::running)
+      .def_prop_ro("workers_started", &suite::served_worker::workers_started);
 
-  nb::class_<runner::stop_signal_scope>(
+  nb::class_<suite::stop_signal_scope>(
       m, "StopSignals",
       "Ctrl-C, SIGTERM and SIGHUP as kbench run takes them, while it lives "
-      "(runner::stop_signal_scope); the handlers before come back when it is deleted.")
+      "(suite::stop_signal_scope); the handlers before come back when it is deleted.")
       .def(nb::init<>());
-  m.def("stop_requested", &runner::stop_requested, "Whether a stop signal came (runner::stop_requested).");
-  m.def("first_stop_signal", &runner::first_stop_signal, "The first stop signal received, or 0.");
-  m.def("abort_workers", &runner::abort_workers,
-        "Kills every worker being waited for (runner::abort_workers).");
-  m.def("workers_aborted", &runner::workers_aborted, "Whether abort_workers was called.");
-  m.def("watch_parent", &runner::watch_parent,
-        "In a worker: ends it when the process that started it is gone (runner::watch_parent).");
-  m.attr("parent_pid_variable") = runner::parent_pid_variable;
+  m.def("stop_requested", &suite::stop_requested, "Whether a stop signal came (suite::stop_requested).");
+  m.def("first_stop_signal", &suite::first_stop_signal, "The first stop signal received, or 0.");
+  m.def("abort_workers", &suite::abort_workers,
+        "Kills every worker being waited for (suite::abort_workers).");
+  m.def("workers_aborted", &suite::workers_aborted, "Whether abort_workers was called.");
+  m.def("watch_parent", &suite::watch_parent,
+        "In a worker: ends it when the process that started it is gone (suite::watch_parent).");
+  m.attr("parent_pid_variable") = suite::parent_pid_variable;
 }
 
 }  // namespace kbench::python

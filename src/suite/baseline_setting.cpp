@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-namespace kbench::runner {
+namespace kbench::suite {
 
 int baseline_threads(const config& values) {
   const auto it = values.find(baseline_threads_key);
@@ -59,4 +59,4 @@ void from_json(const nlohmann::json& j, baseline_setting& s) {
   s.warnings = j.value("warnings", std::vector<std::string>{});
 }
 
-}  // namespace kbench::runner
+}  // namespace kbench::suite

@@ -18,7 +18,7 @@
 #include <thread>
 #include <utility>
 
-namespace kbench::runner {
+namespace kbench::suite {
 
 namespace {
 
@@ -243,4 +243,4 @@ baseline_setting choose_baseline_setting(const kernel_definition& kernel, std::s
   return setting;
 }
 
-}  // namespace kbench::runner
+}  // namespace kbench::suite

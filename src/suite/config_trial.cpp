@@ -17,7 +17,7 @@
 #include <span>
 #include <thread>
 
-namespace kbench::runner {
+namespace kbench::suite {
 
 namespace {
 
@@ -406,4 +406,4 @@ std::vector<trial_outcome> run_trial(trial_context& context, const trial_request
   return outcomes;
 }
 
-}  // namespace kbench::runner
+}  // namespace kbench::suite

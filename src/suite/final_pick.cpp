@@ -2,7 +2,7 @@
 
 #include <cstdint>
 
-namespace kbench::runner {
+namespace kbench::suite {
 namespace {
 
 // [ms] the upper end of the interval of an outcome's median; the median itself when the worker gave none.
@@ -50,4 +50,4 @@ std::optional<final_pick> pick_final(std::span<const trial_outcome> retimed, con
   return pick;
 }
 
-}  // namespace kbench::runner
+}  // namespace kbench::suite

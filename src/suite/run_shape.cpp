@@ -14,7 +14,7 @@
 #include <chrono>
 #include <memory>
 
-namespace kbench::runner {
+namespace kbench::suite {
 
 namespace {
 
@@ -281,4 +281,4 @@ shape_result run_shape(const kernel_definition& kernel, std::size_t shape_index,
   return finish();
 }
 
-}  // namespace kbench::runner
+}  // namespace kbench::suite

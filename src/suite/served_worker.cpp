@@ -18,7 +18,7 @@
 #include <cstring>
 #include <thread>
 
-namespace kbench::runner {
+namespace kbench::suite {
 
 namespace {
 
@@ -214,4 +214,4 @@ served_reply served_worker::request(const std::string& line, double timeout_s) {
   }
 }
 
-}  // namespace kbench::runner
+}  // namespace kbench::suite

@@ -9,7 +9,7 @@
 #include <array>
 #include <utility>
 
-namespace kbench::runner {
+namespace kbench::suite {
 
 namespace {
 constexpr std::array<std::pair<shape_status, std::string_view>, 9> status_names{{
@@ -269,7 +269,7 @@ void from_json(const nlohmann::json& j, shape_result& r) {
   if (j.contains("baseline")) r.baseline = j.at("baseline").get<baseline_setting>();
 }
 
-}  // namespace kbench::runner
+}  // namespace kbench::suite
 
 namespace kbench {
 

@@ -6,7 +6,7 @@
 #include <charconv>
 #include <optional>
 
-namespace kbench::runner {
+namespace kbench::suite {
 
 namespace {
 
@@ -44,4 +44,4 @@ std::vector<suite_item> select_shard(const std::vector<suite_item>& plan, const 
   return selected;
 }
 
-}  // namespace kbench::runner
+}  // namespace kbench::suite

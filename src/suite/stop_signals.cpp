@@ -6,7 +6,7 @@
 #include <atomic>
 #include <string_view>
 
-namespace kbench::runner {
+namespace kbench::suite {
 
 namespace {
 
@@ -56,4 +56,4 @@ int first_stop_signal() noexcept {
   return g_first_signal.load();
 }
 
-}  // namespace kbench::runner
+}  // namespace kbench::suite

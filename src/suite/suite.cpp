@@ -11,7 +11,7 @@
 #include <csignal>
 #include <cstring>
 
-namespace kbench::runner {
+namespace kbench::suite {
 
 namespace {
 
@@ -202,4 +202,4 @@ std::vector<shape_result> run_suite(const std::vector<suite_item>& plan, const s
   return results;
 }
 
-}  // namespace kbench::runner
+}  // namespace kbench::suite

@@ -22,7 +22,7 @@
 #include <string_view>
 #include <thread>
 
-namespace kbench::runner {
+namespace kbench::suite {
 
 namespace {
 
@@ -456,4 +456,4 @@ nlohmann::json suite_run_records(const suite_run_plan& plan, const suite_run_res
   return records;
 }
 
-}  // namespace kbench::runner
+}  // namespace kbench::suite

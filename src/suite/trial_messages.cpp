@@ -3,7 +3,7 @@
 
 #include <fmt/format.h>
 
-namespace kbench::runner {
+namespace kbench::suite {
 
 using json = nlohmann::json;
 
@@ -82,4 +82,4 @@ trial_request parse_request_line(const std::string& line, backend_kind backend, 
   return request;
 }
 
-}  // namespace kbench::runner
+}  // namespace kbench::suite

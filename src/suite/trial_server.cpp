@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-namespace kbench::runner {
+namespace kbench::suite {
 
 trial_server::trial_server(std::vector<std::string> argv)
     : m_worker(std::move(argv), {}, std::string(trial_answer_prefix)) {}
@@ -58,4 +58,4 @@ std::vector<trial_outcome> trial_server::run(const trial_request& request, doubl
   return outcomes;
 }
 
-}  // namespace kbench::runner
+}  // namespace kbench::suite

@@ -16,7 +16,7 @@
 #include <memory>
 #include <thread>
 
-namespace kbench::runner {
+namespace kbench::suite {
 
 namespace {
 
@@ -392,4 +392,4 @@ double trial_time_limit_s(double timeout_s, double budget_s, double elapsed_s) {
   return std::min(timeout_s, std::max(min_limit_s, budget_s - elapsed_s));
 }
 
-}  // namespace kbench::runner
+}  // namespace kbench::suite

@@ -3,7 +3,7 @@
 
 #include <fmt/format.h>
 
-namespace kbench::runner {
+namespace kbench::suite {
 
 tuning_summary::row& tuning_summary::row::operator+=(const row& other) {
   shapes += other.shapes;
@@ -41,4 +41,4 @@ std::string tuning_summary::render() const {
   return table.render();
 }
 
-}  // namespace kbench::runner
+}  // namespace kbench::suite

@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-namespace kbench::runner {
+namespace kbench::suite {
 
 namespace {
 /// The accuracy record every implementation gets, measured or not: 1 when it matched the reference.
@@ -163,4 +163,4 @@ nlohmann::json measurement_records(const kernel_definition& kernel, const shape&
   return records;
 }
 
-}  // namespace kbench::runner
+}  // namespace kbench::suite

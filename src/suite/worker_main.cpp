@@ -22,7 +22,7 @@
 #include <thread>
 #include <vector>
 
-namespace kbench::runner {
+namespace kbench::suite {
 
 namespace {
 
@@ -204,4 +204,4 @@ std::optional<int> worker_main(int argc, char** argv,
   }
 }
 
-}  // namespace kbench::runner
+}  // namespace kbench::suite

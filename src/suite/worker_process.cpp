@@ -23,7 +23,7 @@
 
 extern char** environ;
 
-namespace kbench::runner {
+namespace kbench::suite {
 
 namespace {
 
@@ -219,4 +219,4 @@ worker_outcome run_worker(const std::vector<std::string>& argv, double timeout_s
   return outcome;
 }
 
-}  // namespace kbench::runner
+}  // namespace kbench::suite

@@ -191,7 +191,7 @@ TEST(Cli, AMeasurementBesideCpuHogsSaysTheMachineWasBusy) {
 }
 
 // measure times torch in its own process, so it runs itself again with the workers' short libgomp spin count
-// (runner/worker_process.hpp) unless the user set one; torch's device line names the count in effect.
+// (suite/detail/worker_process.hpp) unless the user set one; torch's device line names the count in effect.
 TEST(Cli, MeasureRunsTorchWithTheWorkersOpenmpSpinCountUnlessOneIsSet) {
   const std::string args = "measure --kernel add --shape [128,128] --backend cpu,torch --repeat 10";
   const auto unset = run_kbench_env("env -u GOMP_SPINCOUNT ", args);

@@ -1,5 +1,5 @@
-// The served tuning worker (runner/trial_server.hpp) with the real kbench binary and the add kernel on the
-// cpu backend (compile trials on opencl): trials that pass share one worker; a config that returns wrong
+// The served tuning worker (suite/detail/trial_server.hpp) with the real kbench binary and the add kernel on
+// the cpu backend (compile trials on opencl): trials that pass share one worker; a config that returns wrong
 // values, crashes or hangs gets its status, and the next trial runs in a fresh worker.
 
 #include <kbench/suite/detail/trial_server.hpp>
@@ -16,9 +16,9 @@
 namespace kbench::test {
 namespace {
 
-using runner::trial_outcome;
-using runner::trial_phase;
-using runner::trial_request;
+using suite::trial_outcome;
+using suite::trial_phase;
+using suite::trial_request;
 using tune::eval_status;
 
 /// The first `wanted` cpu configs of add's shape 0 ([128,128], 12 configs), as JSON text.
@@ -32,8 +32,8 @@ std::vector<std::string> add_configs(std::size_t wanted) {
   return configs;
 }
 
-runner::trial_server add_server() {
-  return runner::trial_server(
+suite::trial_server add_server() {
+  return suite::trial_server(
       {KBENCH_EXE, "worker", "--kernel", "add", "--shape-index", "0", "--backend", "cpu", "--serve"});
 }
 
@@ -118,7 +118,7 @@ TEST(TrialServer, CompileTrialsOnOpenclShareOneWorker) {
     if (!line.empty()) configs.push_back(line);
   }
   ASSERT_EQ(configs.size(), 2u);
-  runner::trial_server server(
+  suite::trial_server server(
       {KBENCH_EXE, "worker", "--kernel", "add", "--shape-index", "0", "--backend", "opencl", "--serve"});
   for (const auto& c : configs) {
     trial_request request;
@@ -134,7 +134,7 @@ TEST(TrialServer, CompileTrialsOnOpenclShareOneWorker) {
 }
 
 TEST(TrialServer, AWorkerThatCannotStartIsARuntimeError) {
-  runner::trial_server server({"/nonexistent/kbench", "worker", "--serve"});
+  suite::trial_server server({"/nonexistent/kbench", "worker", "--serve"});
   const auto outcomes = server.run(time_request(R"({"A":1})"), 5);
   ASSERT_EQ(outcomes.size(), 1u);
   EXPECT_EQ(outcomes[0].status, eval_status::runtime_error);

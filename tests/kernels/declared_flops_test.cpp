@@ -20,8 +20,7 @@ TEST(DeclaredFlops, BmmIsComputeBoundOnEveryShapeAndTheOtherKernelsDeclareNoFlop
     for (const auto& s : kernel.shapes) {
       // [B, M, N, K]: 2 B M N K flop.
       EXPECT_DOUBLE_EQ(kernel.flops(s), 2.0 * static_cast<double>(s[0] * s[1] * s[2] * s[3]));
-      EXPECT_GE(kernel.flops(s) / kernel.bytes_moved(s), runner::compute_bound_flops_per_byte)
-          << to_string(s);
+      EXPECT_GE(kernel.flops(s) / kernel.bytes_moved(s), suite::compute_bound_flops_per_byte) << to_string(s);
     }
   }
 }

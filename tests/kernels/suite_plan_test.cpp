@@ -6,7 +6,7 @@
 
 #include <gtest/gtest.h>
 
-namespace kbench::runner {
+namespace kbench::suite {
 namespace {
 
 std::size_t total_shapes() {
@@ -79,4 +79,4 @@ TEST(SuitePlan, BadSelectionsAreUsageErrors) {
 }
 
 }  // namespace
-}  // namespace kbench::runner
+}  // namespace kbench::suite

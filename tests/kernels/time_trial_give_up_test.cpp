@@ -1,6 +1,6 @@
 // A time trial gives up on a candidate whose first synchronized calls all take more than give_up_above times
-// the incumbent's time (runner/config_trial.cpp): it records the median of those calls instead of timing the
-// candidate in full; and a candidate whose calls are too long for the full timing within the trial's time
+// the incumbent's time (src/suite/config_trial.cpp): it records the median of those calls instead of timing
+// the candidate in full; and a candidate whose calls are too long for the full timing within the trial's time
 // limit is timed fewer times, to fit. The kernel is a test double on the cpu backend, y = x, whose call
 // sleeps SLEEP_US microseconds first. Only lower bounds of sleeps are relied on (a sleep never returns
 // early), so no assertion depends on how fast this machine happens to be.
@@ -17,8 +17,8 @@
 namespace kbench::test {
 namespace {
 
-using runner::trial_phase;
-using runner::trial_request;
+using suite::trial_phase;
+using suite::trial_request;
 using tune::eval_status;
 
 kernel_definition sleepy_copy_kernel() {
@@ -55,7 +55,7 @@ kernel_definition sleepy_copy_kernel() {
 }
 
 /// A time trial of `candidate` alone, told that the best so far took `incumbent_ms`.
-runner::trial_outcome time_against(const config& candidate, double incumbent_ms, double give_up_above) {
+suite::trial_outcome time_against(const config& candidate, double incumbent_ms, double give_up_above) {
   trial_request request;
   request.phase = trial_phase::time;
   request.configs = {candidate};
@@ -110,7 +110,7 @@ TEST(TimeTrialGiveUp, WithoutAnIncumbentThereIsNothingToBeFarBehind) {
 }
 
 /// A time trial of `candidate` alone, with no incumbent, that must end within `time_limit_s`.
-runner::trial_outcome time_within(const config& candidate, double time_limit_s) {
+suite::trial_outcome time_within(const config& candidate, double time_limit_s) {
   trial_request request;
   request.phase = trial_phase::time;
   request.configs = {candidate};

@@ -18,8 +18,8 @@ namespace {
 
 constexpr std::size_t floats = std::size_t{1} << 16;
 
-runner::shape_options kbench_only() {
-  runner::shape_options options;
+suite::shape_options kbench_only() {
+  suite::shape_options options;
   options.backend = backend_kind::cpu;
   options.run_torch = false;  // the double has no torch baseline
   options.target_ms = 5;
@@ -31,8 +31,8 @@ TEST(TriadBesideShape, ALargeShapeTimesATriadInItsTurns) {
   auto options = kbench_only();
   options.triad_stores = stores_non_temporal;
   options.triad_min_bytes = 1;  // every shape is "large"
-  const runner::shape_result r = runner::run_shape(negate_kernel(floats), 0, options);
-  ASSERT_EQ(r.status, runner::shape_status::ok) << r.reason;
+  const suite::shape_result r = suite::run_shape(negate_kernel(floats), 0, options);
+  ASSERT_EQ(r.status, suite::shape_status::ok) << r.reason;
   ASSERT_TRUE(r.kbench.has_value());
   ASSERT_TRUE(r.triad.has_value());
   EXPECT_EQ(r.triad->latency_ms.size(), r.kbench->latency_ms.size()) << "one triad sample per kbench sample";
@@ -47,14 +47,14 @@ TEST(TriadBesideShape, ASmallerShapeOrARunWithoutStoresGetsNone) {
   auto below = kbench_only();
   below.triad_stores = stores_normal;
   below.triad_min_bytes = 2.0 * floats * sizeof(float) + 1;  // one byte more than the shape moves
-  const runner::shape_result small = runner::run_shape(negate_kernel(floats), 0, below);
-  ASSERT_EQ(small.status, runner::shape_status::ok) << small.reason;
+  const suite::shape_result small = suite::run_shape(negate_kernel(floats), 0, below);
+  ASSERT_EQ(small.status, suite::shape_status::ok) << small.reason;
   EXPECT_FALSE(small.triad.has_value());
 
   auto no_stores = kbench_only();
   no_stores.triad_min_bytes = 1;
-  const runner::shape_result plain = runner::run_shape(negate_kernel(floats), 0, no_stores);
-  ASSERT_EQ(plain.status, runner::shape_status::ok) << plain.reason;
+  const suite::shape_result plain = suite::run_shape(negate_kernel(floats), 0, no_stores);
+  ASSERT_EQ(plain.status, suite::shape_status::ok) << plain.reason;
   EXPECT_FALSE(plain.triad.has_value());
 }
 
@@ -65,10 +65,10 @@ TEST(TriadBesideShape, AComputeBoundShapeGetsNoneAndItsGflops) {
   kernel_definition kernel = negate_kernel(floats);
   // As many operations per byte as make a shape compute bound (as bmm's do).
   kernel.flops = [](const shape&) {
-    return runner::compute_bound_flops_per_byte * 2.0 * floats * sizeof(float);
+    return suite::compute_bound_flops_per_byte * 2.0 * floats * sizeof(float);
   };
-  const runner::shape_result r = runner::run_shape(kernel, 0, options);
-  ASSERT_EQ(r.status, runner::shape_status::ok) << r.reason;
+  const suite::shape_result r = suite::run_shape(kernel, 0, options);
+  ASSERT_EQ(r.status, suite::shape_status::ok) << r.reason;
   EXPECT_TRUE(r.compute_bound());
   EXPECT_FALSE(r.triad.has_value());
   ASSERT_TRUE(r.gflops().has_value());

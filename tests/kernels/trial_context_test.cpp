@@ -1,9 +1,9 @@
-// What a served tuning worker keeps between trials (runner/config_trial.hpp): the inputs on the device, which
-// every new binding gets rewritten, and the bindings of the candidate and the incumbent, which the next time
-// trial reuses instead of binding and checking them again. The kernel here is a test double, y = -x on the
-// cpu backend (support/negate_kernel.hpp), whose config CLOBBER=1 also overwrites its own input x after each
-// call: the fault of a config that writes into its inputs, which fails its own check (its checked call is its
-// second) and must not fail the next config's.
+// What a served tuning worker keeps between trials (suite/detail/config_trial.hpp): the inputs on the device,
+// which every new binding gets rewritten, and the bindings of the candidate and the incumbent, which the next
+// time trial reuses instead of binding and checking them again. The kernel here is a test double, y = -x on
+// the cpu backend (support/negate_kernel.hpp), whose config CLOBBER=1 also overwrites its own input x after
+// each call: the fault of a config that writes into its inputs, which fails its own check (its checked call
+// is its second) and must not fail the next config's.
 
 #include "support/negate_kernel.hpp"
 
@@ -16,9 +16,9 @@
 namespace kbench::test {
 namespace {
 
-using runner::trial_context;
-using runner::trial_phase;
-using runner::trial_request;
+using suite::trial_context;
+using suite::trial_phase;
+using suite::trial_request;
 using tune::eval_status;
 
 trial_request time_request(std::vector<config> configs, double incumbent_ms = 0) {

@@ -1,8 +1,8 @@
 #pragma once
 // A test double of a kernel: y = -x on the cpu backend over `floats` elements, with no torch baseline. Its
 // config CLOBBER=1 also overwrites its own input x after each call: the fault of a config that writes into
-// its inputs (runner/config_trial.hpp keeps it from spoiling the next config's check). It declares its bytes
-// moved (x read, y written) so that the suite reports its bandwidth.
+// its inputs (suite/detail/config_trial.hpp keeps it from spoiling the next config's check). It declares its
+// bytes moved (x read, y written) so that the suite reports its bandwidth.
 
 #include <kbench/backends/cpu.hpp>
 #include <kbench/suite/kernel.hpp>

@@ -9,7 +9,7 @@
 #include <cstdlib>
 #include <string>
 
-namespace kbench::runner {
+namespace kbench::suite {
 namespace {
 
 TEST(BaselineSetting, TriesOneThreadPowersOfTwoAndEveryCore) {
@@ -71,4 +71,4 @@ TEST(BaselineSetting, TravelsWithTheShapeResult) {
 }
 
 }  // namespace
-}  // namespace kbench::runner
+}  // namespace kbench::suite

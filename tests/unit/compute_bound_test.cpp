@@ -7,7 +7,7 @@
 
 #include <vector>
 
-namespace kbench::runner {
+namespace kbench::suite {
 namespace {
 
 shape_result timed(double flops, double bytes_moved, std::vector<double> kbench_ms) {
@@ -46,4 +46,4 @@ TEST(ComputeBound, TheFlopsTravelWithTheShapeResultAsJson) {
 }
 
 }  // namespace
-}  // namespace kbench::runner
+}  // namespace kbench::suite

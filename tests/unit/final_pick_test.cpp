@@ -1,5 +1,5 @@
-// The tuner's final pick among the configs re-timed at the end (runner/final_pick.hpp): the fastest median,
-// unless a config that ties with it has a higher value of a parameter preferred on a tie.
+// The tuner's final pick among the configs re-timed at the end (suite/detail/final_pick.hpp): the fastest
+// median, unless a config that ties with it has a higher value of a parameter preferred on a tie.
 
 #include <kbench/suite/detail/final_pick.hpp>
 
@@ -7,7 +7,7 @@
 
 #include <vector>
 
-namespace kbench::runner {
+namespace kbench::suite {
 namespace {
 
 tune::space isa_and_grain_space(bool prefer_isa) {
@@ -90,4 +90,4 @@ TEST(FinalPick, AnOutcomeWithoutAnIntervalTiesOnlyAtTheSameMedian) {
 }
 
 }  // namespace
-}  // namespace kbench::runner
+}  // namespace kbench::suite

@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-namespace kbench::runner {
+namespace kbench::suite {
 namespace {
 
 impl_result timed(std::vector<double> latency, std::vector<double> throughput, std::vector<double> device) {
@@ -42,4 +42,4 @@ TEST(MeasuresDisagreement, DifferencesBelowTheFloorAreNoise) {
 }
 
 }  // namespace
-}  // namespace kbench::runner
+}  // namespace kbench::suite

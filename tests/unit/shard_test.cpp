@@ -14,7 +14,7 @@
 #include <utility>
 #include <vector>
 
-namespace kbench::runner {
+namespace kbench::suite {
 namespace {
 
 using item_key = std::pair<std::string, std::size_t>;
@@ -145,4 +145,4 @@ TEST(Shard, AShardBeyondTheEndOfAShortPlanIsEmpty) {
 }
 
 }  // namespace
-}  // namespace kbench::runner
+}  // namespace kbench::suite

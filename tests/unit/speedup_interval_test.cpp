@@ -8,7 +8,7 @@
 
 #include <vector>
 
-namespace kbench::runner {
+namespace kbench::suite {
 namespace {
 
 /// n latencies [ms] spread evenly over [center - spread, center + spread], in an order that is not sorted.
@@ -106,4 +106,4 @@ TEST(SpeedupInterval, NeedsBothImplementationsTimed) {
 }
 
 }  // namespace
-}  // namespace kbench::runner
+}  // namespace kbench::suite

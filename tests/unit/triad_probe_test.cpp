@@ -1,6 +1,6 @@
 // The triad that `kbench run` times beside a large shape (triad_probe.hpp): it computes the triad with the
 // store kind asked for, refuses bad arguments, and its bandwidth and the shape's share of it are read from
-// the samples (runner::triad_turns, shape_result::triad_fraction), and travel from the worker as JSON.
+// the samples (suite::triad_turns, shape_result::triad_fraction), and travel from the worker as JSON.
 
 #include <kbench/backends/cpu.hpp>
 #include <kbench/bench.hpp>
@@ -52,14 +52,14 @@ TEST(TriadProbe, OnlyShapesBeyondTheLastLevelCacheGetOne) {
   EXPECT_EQ(triad_probe_min_bytes(1e6), 1e6);  // --triad-min-mib
 }
 
-runner::shape_result with_triad(std::vector<double> kbench_ms, double bytes_moved,
-                                std::vector<double> triad_ms, double triad_bytes) {
-  runner::shape_result r;
+suite::shape_result with_triad(std::vector<double> kbench_ms, double bytes_moved,
+                               std::vector<double> triad_ms, double triad_bytes) {
+  suite::shape_result r;
   r.bytes_moved = bytes_moved;
-  r.kbench = runner::impl_result{};
+  r.kbench = suite::impl_result{};
   r.kbench->impl = "kbench";
   r.kbench->latency_ms = std::move(kbench_ms);
-  r.triad = runner::triad_turns{std::move(triad_ms), triad_bytes, stores_non_temporal};
+  r.triad = suite::triad_turns{std::move(triad_ms), triad_bytes, stores_non_temporal};
   return r;
 }
 
@@ -82,14 +82,14 @@ TEST(TriadTurns, NoShareWithoutTheBytesTheSamplesOrTheTriad) {
 
 TEST(TriadTurns, TravelsWithTheShapeResultAsJson) {
   const auto r = with_triad({2.0, 3.0}, 1e9, {4.0, 5.0, 6.0}, 3e9);
-  const auto back = nlohmann::json(r).get<runner::shape_result>();
+  const auto back = nlohmann::json(r).get<suite::shape_result>();
   ASSERT_TRUE(back.triad.has_value());
   EXPECT_EQ(back.triad->latency_ms, r.triad->latency_ms);
   EXPECT_DOUBLE_EQ(back.triad->bytes_per_call, 3e9);
   EXPECT_EQ(back.triad->stores, stores_non_temporal);
   auto without = r;
   without.triad.reset();
-  EXPECT_FALSE(nlohmann::json(without).get<runner::shape_result>().triad.has_value());
+  EXPECT_FALSE(nlohmann::json(without).get<suite::shape_result>().triad.has_value());
 }
 
 }  // namespace

@@ -1,12 +1,12 @@
-// The lines a served tuning worker reads (runner/trial_messages.hpp): a request survives the round trip, and
-// a malformed one is a usage error that names the line.
+// The lines a served tuning worker reads (suite/detail/trial_messages.hpp): a request survives the round
+// trip, and a malformed one is a usage error that names the line.
 
 #include <kbench/error.hpp>
 #include <kbench/suite/detail/trial_messages.hpp>
 
 #include <gtest/gtest.h>
 
-namespace kbench::runner {
+namespace kbench::suite {
 namespace {
 
 TEST(TrialMessages, ARequestLineRoundTrips) {
@@ -50,4 +50,4 @@ TEST(TrialMessages, AMalformedRequestIsAUsageError) {
 }
 
 }  // namespace
-}  // namespace kbench::runner
+}  // namespace kbench::suite

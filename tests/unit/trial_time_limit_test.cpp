@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-namespace kbench::runner {
+namespace kbench::suite {
 namespace {
 
 TEST(TrialTimeLimit, WithoutABudgetItIsTheTimeout) {
@@ -25,4 +25,4 @@ TEST(TrialTimeLimit, ASpentBudgetStillLeavesOneSecond) {
 }
 
 }  // namespace
-}  // namespace kbench::runner
+}  // namespace kbench::suite

@@ -113,11 +113,11 @@ TEST(V3Schema, TheCheckFindsWhatDoesNotConform) {
 }
 
 TEST(V3Schema, EveryRecordOfASuiteShapeConforms) {
-  runner::shape_result r;
+  suite::shape_result r;
   r.kernel = "add";
   r.shape = "[256,256]";
   r.bytes_moved = 3 * 256 * 256 * 4;
-  r.kbench = runner::impl_result{};
+  r.kbench = suite::impl_result{};
   r.kbench->impl = "kbench";
   r.kbench->device.backend = backend_kind::cpu;
   r.kbench->device.name = "Test CPU";
@@ -130,7 +130,7 @@ TEST(V3Schema, EveryRecordOfASuiteShapeConforms) {
   r.torch->impl = "torch";
   r.torch->device.backend = backend_kind::torch;
   r.torch->latency_ms = {0.02, 0.021, 0.022};
-  runner::baseline_setting setting;
+  suite::baseline_setting setting;
   setting.threads = 2;
   setting.spin = 300000;
   setting.source = "tuned";
@@ -138,7 +138,7 @@ TEST(V3Schema, EveryRecordOfASuiteShapeConforms) {
   calibration peak;
   peak.backend = "cpu";
   peak.triad_gbps = 50;
-  const auto records = runner::shape_records(r, "none", 1764500000, peak, 0.02);
+  const auto records = suite::shape_records(r, "none", 1764500000, peak, 0.02);
   ASSERT_GE(records.size(), 8U);
   for (const auto& record : records) {
     const auto errors = test::v3_schema_errors(record);

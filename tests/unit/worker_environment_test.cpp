@@ -1,5 +1,5 @@
 // The environment kbench's worker processes start with: the caller's, plus a short libgomp spin count unless
-// the user set one (runner/worker_process.hpp).
+// the user set one (suite/detail/worker_process.hpp).
 
 #include <kbench/suite/detail/worker_process.hpp>
 
@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-namespace kbench::runner {
+namespace kbench::suite {
 namespace {
 
 std::vector<std::string> entries_starting_with(const std::vector<std::string>& env,
@@ -64,4 +64,4 @@ TEST(WorkerAnswer, IsTheLastLineOfItsOutputAsJson) {
 }
 
 }  // namespace
-}  // namespace kbench::runner
+}  // namespace kbench::suite

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-namespace kbench::runner {
+namespace kbench::suite {
 
 /// The config key of the baseline's intra-op thread count.
 inline constexpr const char* baseline_threads_key = "threads";
@@ -53,4 +53,4 @@ void from_json(const nlohmann::json& j, baseline_candidate& c);
 void to_json(nlohmann::json& j, const baseline_setting& s);
 void from_json(const nlohmann::json& j, baseline_setting& s);
 
-}  // namespace kbench::runner
+}  // namespace kbench::suite

@@ -22,7 +22,7 @@
 #include <string>
 #include <vector>
 
-namespace kbench::runner {
+namespace kbench::suite {
 
 /// The spin counts tried when GOMP_SPINCOUNT is not set: kbench's short one (worker_process.hpp) and
 /// libgomp's default (300000, milliseconds of polling).
@@ -56,4 +56,4 @@ struct baseline_options {
                                                        const device_info& torch_device,
                                                        const baseline_options& options);
 
-}  // namespace kbench::runner
+}  // namespace kbench::suite

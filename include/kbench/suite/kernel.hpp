@@ -73,8 +73,8 @@ struct kernel_definition {
   kbench::tolerance tolerance;
   std::function<double(const kbench::shape&)> bytes_moved;  // [bytes per call], for bandwidth; may be empty
   /// [floating-point operations per call] the kernel's useful arithmetic (a matmul's 2 M N K), for GFLOP/s;
-  /// may be empty. A shape doing at least runner::compute_bound_flops_per_byte per byte moved is judged by
-  /// its GFLOP/s instead of its share of the memory bandwidth (runner::shape_result::compute_bound).
+  /// may be empty. A shape doing at least suite::compute_bound_flops_per_byte per byte moved is judged by
+  /// its GFLOP/s instead of its share of the memory bandwidth (suite::shape_result::compute_bound).
   std::function<double(const kbench::shape&)> flops;
   std::vector<implementation> implementations;
   /// SHA-256 of the files of the kernel's folder and of kernels/common, which kernels include (set by the

@@ -14,7 +14,7 @@
 #include <optional>
 #include <string>
 
-namespace kbench::runner {
+namespace kbench::suite {
 
 struct shape_options {
   backend_kind backend = backend_kind::cpu;
@@ -40,4 +40,4 @@ struct shape_options {
 [[nodiscard]] shape_result run_shape(const kernel_definition& kernel, std::size_t shape_index,
                                      const shape_options& options);
 
-}  // namespace kbench::runner
+}  // namespace kbench::suite

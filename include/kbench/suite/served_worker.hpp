@@ -16,7 +16,7 @@
 #include <string_view>
 #include <vector>
 
-namespace kbench::runner {
+namespace kbench::suite {
 
 /// What became of one request.
 struct served_reply {
@@ -75,4 +75,4 @@ class served_worker {
   int m_started = 0;
 };
 
-}  // namespace kbench::runner
+}  // namespace kbench::suite

@@ -16,7 +16,7 @@
 #include <string_view>
 #include <vector>
 
-namespace kbench::runner {
+namespace kbench::suite {
 
 /// ok; wrong_result (accuracy); build_error; runtime_error (an exception while running); invalid_timing (a
 /// sync violation or incomplete capture); crashed (the worker died on a signal); timeout
@@ -135,11 +135,11 @@ struct shape_result {
   double bytes_moved = 0;                 // [bytes per call], 0 when the kernel does not say
   double flops = 0;                       // [floating-point operations per call], 0 when it does not say
   double elapsed_s = 0;                   // [s] wall time the shape took, worker start to end
-  std::string config_source = "default";  // runner::config_source of the kbench config: tuned, cache_hit, ...
+  std::string config_source = "default";  // suite::config_source of the kbench config: tuned, cache_hit, ...
   double tuning_s = 0;                    // [s] spent choosing the config (searching), 0 on a cache hit
   std::size_t tuning_evaluations = 0;     // configs evaluated for it now
   std::optional<impl_result> kbench, torch;
-  std::optional<triad_turns> triad;   // large shapes only (runner::shape_options::triad_stores)
+  std::optional<triad_turns> triad;   // large shapes only (suite::shape_options::triad_stores)
   std::optional<contention> machine;  // what else ran while the shape was timed; nullopt: nothing timed
   std::optional<baseline_setting> baseline;  // the torch baseline's setting and how it was chosen
 
@@ -172,7 +172,7 @@ void from_json(const nlohmann::json& j, triad_turns& t);
 void to_json(nlohmann::json& j, const shape_result& r);
 void from_json(const nlohmann::json& j, shape_result& r);
 
-}  // namespace kbench::runner
+}  // namespace kbench::suite
 
 namespace kbench {
 // How a contention travels from a worker to the runner (found by argument-dependent lookup).

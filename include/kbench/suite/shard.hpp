@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-namespace kbench::runner {
+namespace kbench::suite {
 
 /// Shard `index` of `count`, 1-based: 1 <= index <= count.
 struct shard_spec {
@@ -34,4 +34,4 @@ struct shard_spec {
 [[nodiscard]] std::vector<suite_item> select_shard(const std::vector<suite_item>& plan,
                                                    const shard_spec& shard);
 
-}  // namespace kbench::runner
+}  // namespace kbench::suite

@@ -7,7 +7,7 @@
 #include <array>
 #include <csignal>
 
-namespace kbench::runner {
+namespace kbench::suite {
 
 /// The stop handlers, installed for as long as it lives: through the run and the writing of its results.
 /// Constructing one resets the count of signals received.
@@ -28,4 +28,4 @@ class stop_signal_scope {
 /// The first stop signal received (SIGINT, SIGTERM or SIGHUP), or 0.
 [[nodiscard]] int first_stop_signal() noexcept;
 
-}  // namespace kbench::runner
+}  // namespace kbench::suite

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-namespace kbench::runner {
+namespace kbench::suite {
 
 struct suite_item {
   const kernel_definition* kernel = nullptr;
@@ -75,4 +75,4 @@ struct suite_options {
                                                         const std::optional<kbench::config>& config = {},
                                                         const std::optional<baseline_setting>& baseline = {});
 
-}  // namespace kbench::runner
+}  // namespace kbench::suite

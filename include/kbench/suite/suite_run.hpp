@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-namespace kbench::runner {
+namespace kbench::suite {
 
 /// What a front-end asks of a run, parsed but not yet judged.
 struct suite_run_request {
@@ -85,4 +85,4 @@ struct suite_run_result {
 /// The v3 records of every shape of the run (shape_records).
 [[nodiscard]] nlohmann::json suite_run_records(const suite_run_plan& plan, const suite_run_result& run);
 
-}  // namespace kbench::runner
+}  // namespace kbench::suite

@@ -30,7 +30,7 @@
 #include <string>
 #include <vector>
 
-namespace kbench::runner {
+namespace kbench::suite {
 
 /// --no-cache: neither read nor write; --force-autotune: write only; default: read and write.
 enum class cache_mode { read_write, write_only, off };
@@ -97,4 +97,4 @@ struct tuning_outcome {
 [[nodiscard]] tuning_outcome choose_config(const kernel_definition& kernel, std::size_t shape_index,
                                            const device_info& device, const tuning_options& options);
 
-}  // namespace kbench::runner
+}  // namespace kbench::suite

@@ -8,7 +8,7 @@
 #include <map>
 #include <string>
 
-namespace kbench::runner {
+namespace kbench::suite {
 
 class tuning_summary {
  public:
@@ -31,4 +31,4 @@ class tuning_summary {
   std::map<std::string, row> m_rows;  // by kernel name, sorted
 };
 
-}  // namespace kbench::runner
+}  // namespace kbench::suite

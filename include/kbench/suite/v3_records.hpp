@@ -13,7 +13,7 @@
 #include <optional>
 #include <string>
 
-namespace kbench::runner {
+namespace kbench::suite {
 
 /// One shape of `kbench run`: per implementation its accuracy, the three measures and the capture; for
 /// kbench also the tuning time, the speedup with its interval, the bandwidth (against `peak` when known),
@@ -29,4 +29,4 @@ namespace kbench::runner {
                                                  const implementation_measurement& m, std::int64_t timestamp,
                                                  const std::string& fault);
 
-}  // namespace kbench::runner
+}  // namespace kbench::suite

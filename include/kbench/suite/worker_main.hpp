@@ -6,7 +6,7 @@
 //
 // **Example**:
 //   int main(int argc, char** argv) {
-//     if (const auto status = kbench::runner::worker_main(argc, argv)) return *status;
+//     if (const auto status = kbench::suite::worker_main(argc, argv)) return *status;
 //     ...
 //   }
 
@@ -14,7 +14,7 @@
 #include <optional>
 #include <string>
 
-namespace kbench::runner {
+namespace kbench::suite {
 
 /// When argv[1] is "worker": parses the worker's arguments, runs one kernel x shape (its result as one JSON
 /// line on standard output), one tuning trial, or, with --serve, the trials read from standard input, and
@@ -24,4 +24,4 @@ namespace kbench::runner {
 [[nodiscard]] std::optional<int> worker_main(
     int argc, char** argv, const std::function<void(const std::string&)>& load_definition_file = {});
 
-}  // namespace kbench::runner
+}  // namespace kbench::suite

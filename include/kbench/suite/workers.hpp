@@ -3,7 +3,7 @@
 // SIGTERM), and, in a worker, ending itself when the process that started it is gone. Workers are started by
 // the suite (suite.hpp, served_worker.hpp); a front-end only stops them.
 
-namespace kbench::runner {
+namespace kbench::suite {
 
 /// Makes every worker that is being waited for killed within a tenth of a second (its request returns as
 /// aborted), and every later request return so without starting one: what a second Ctrl-C or SIGTERM
@@ -31,4 +31,4 @@ inline constexpr int parent_poll_ms = 100;  // [ms] how soon an orphaned worker 
 /// set already or the exec failed (then after a note on stderr: the command goes on, as before).
 void exec_self_with_worker_environment(char** argv);
 
-}  // namespace kbench::runner
+}  // namespace kbench::suite

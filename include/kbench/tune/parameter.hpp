@@ -35,8 +35,8 @@ class parameter {
   }
 
   /// Marks a parameter whose higher values the final pick prefers among configs it cannot tell apart (their
-  /// re-timed medians lie within the 99% interval of the fastest's; runner/final_pick.hpp): e.g. the wider
-  /// vector ISA, which a memory-bound kernel needs once the memory gets faster but which ties with the
+  /// re-timed medians lie within the 99% interval of the fastest's; suite/detail/final_pick.hpp): e.g. the
+  /// wider vector ISA, which a memory-bound kernel needs once the memory gets faster but which ties with the
   /// narrower one while it is slow. The search itself ignores the mark, and so does the space hash (it picks
   /// among the same configs).
   parameter& prefer_higher_on_tie(bool on = true) {

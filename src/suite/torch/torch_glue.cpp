@@ -49,7 +49,7 @@ host_tensor to_host(const at::Tensor& t) {
 
 launcher synchronous_launcher(const kernel_args& args, std::function<void()> body,
                               std::vector<buffer_ptr> outputs) {
-  const int threads = runner::baseline_threads(args.config);
+  const int threads = suite::baseline_threads(args.config);
   return [body = std::move(body), outputs = std::move(outputs), threads]() {
     if (threads > 0 && at::get_num_threads() != threads) at::set_num_threads(threads);
     const std::int64_t start = steady_now_ns();

@@ -28,7 +28,7 @@
 #include <utility>
 #include <vector>
 
-namespace kbench::runner {
+namespace kbench::suite {
 
 /// What every trial of one kernel x shape x backend x seed shares: the device, the inputs and, made on first
 /// use, the torch reference. A serving worker (`kbench worker --serve`) keeps one for all its trials.
@@ -82,4 +82,4 @@ class trial_context {
 [[nodiscard]] std::vector<trial_outcome> run_trial(const kernel_definition& kernel, std::size_t shape_index,
                                                    const trial_request& request);
 
-}  // namespace kbench::runner
+}  // namespace kbench::suite

@@ -16,7 +16,7 @@
 #include <span>
 #include <vector>
 
-namespace kbench::runner {
+namespace kbench::suite {
 
 struct final_pick {
   std::size_t chosen = 0;         // index into the re-timed outcomes
@@ -33,4 +33,4 @@ struct final_pick {
 [[nodiscard]] std::optional<final_pick> pick_final(std::span<const trial_outcome> retimed,
                                                    const tune::space& space);
 
-}  // namespace kbench::runner
+}  // namespace kbench::suite

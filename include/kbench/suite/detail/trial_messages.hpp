@@ -15,7 +15,7 @@
 #include <string_view>
 #include <vector>
 
-namespace kbench::runner {
+namespace kbench::suite {
 
 enum class trial_phase { compile, time, retime };
 [[nodiscard]] std::string_view to_string(trial_phase phase);
@@ -64,4 +64,4 @@ void from_json(const nlohmann::json& j, trial_outcome& t);
 [[nodiscard]] trial_request parse_request_line(const std::string& line, backend_kind backend,
                                                std::uint64_t seed);
 
-}  // namespace kbench::runner
+}  // namespace kbench::suite

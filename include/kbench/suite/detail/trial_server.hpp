@@ -18,7 +18,7 @@
 #include <string_view>
 #include <vector>
 
-namespace kbench::runner {
+namespace kbench::suite {
 
 /// Starts a served worker's answer line on its standard output (kernels and drivers may print other lines).
 inline constexpr std::string_view trial_answer_prefix = "kbench-trial-answer ";
@@ -43,4 +43,4 @@ class trial_server {
   served_worker m_worker;
 };
 
-}  // namespace kbench::runner
+}  // namespace kbench::suite

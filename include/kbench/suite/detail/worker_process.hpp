@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-namespace kbench::runner {
+namespace kbench::suite {
 
 struct worker_outcome {
   int exit_code = -1;      // when it exited
@@ -56,4 +56,4 @@ inline constexpr const char* worker_gomp_spin_count = "10000";
 /// The path of the running executable (/proc/self/exe).
 [[nodiscard]] std::string self_executable();
 
-}  // namespace kbench::runner
+}  // namespace kbench::suite
