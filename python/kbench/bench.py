@@ -268,6 +268,11 @@ def measure(fn: Callable[[], Any], *, repeat: int = 0, target_ms: float = 100, w
                   "device_calls_traced": traced.calls, "device_note": traced.note}
         if traced.device_ms:
             d["device_ms"], d["device"] = traced.device_ms, _kbench.summarize(traced.device_ms)
+            if d["device"]["median"] > d["wall"]["median"]:  # the profiler's own cost, inside the ops' events
+                d["warnings"] = list(d["warnings"]) + [
+                    f"device time {d['device']['median']:.4g} ms from the trace is above the wall latency "
+                    f"{d['wall']['median']:.4g} ms: the traced calls ran under the profiler, whose cost falls "
+                    "inside the ops' events here; read it as an upper bound"]
     return Measurement(
         name=d["name"], sync="given" if synchronizer.sync is not None else synchronizer.kind,
         framework=synchronizer.kind, device_name=synchronizer.device, platform=synchronizer.platform,
