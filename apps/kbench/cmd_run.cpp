@@ -51,18 +51,9 @@ suite::suite_selection selection_of(const run_command& command) {
 }
 
 suite::suite_run_request request_of(const run_command& command) {
-  suite::suite_run_request request;
-  request.backend = command.backend;
-  request.impls = command.impls;
-  request.seed = command.seed;
+  suite::suite_run_request request = command.request;
   request.atol = parse_tolerance("--atol", command.atol);
   request.rtol = parse_tolerance("--rtol", command.rtol);
-  request.effort = command.effort;
-  request.target_ms = command.target_ms;
-  request.min_effect = command.min_effect;
-  request.timeout_per_kernel_s = command.timeout_per_kernel_s;
-  request.triad_min_mib = command.triad_min_mib;
-  request.require_quiet_s = command.require_quiet_s;
   return request;
 }
 
@@ -75,7 +66,7 @@ int run(const run_command& command) {
   const auto items = suite::select_shard(full_plan, shard);
   const suite::suite_run_plan plan = suite::plan_suite_run(request_of(command), items, full_plan);
   const suite::tuning_options tuning =
-      tuning_options_from(command.tuning, command.effort, plan.options.backend, command.seed);
+      tuning_options_from(command.tuning, command.request.effort, plan.options.backend, command.request.seed);
   if (command.list) {  // the plan only, one "kernel shape" line per item: what this shard would run
     for (const auto& item : plan.items) {
       fmt::print("{} {}\n", item.kernel->name, to_string(item.kernel->shapes[item.shape_index]));
@@ -133,8 +124,10 @@ const subcommand_registration run_registration{
              "or with --builtin every built-in kernel)")
           ->delimiter(',');
       app.add_flag("--builtin", options->builtin, "With --spec: run the built-in kernels too");
-      app.add_option("--backend", options->backend, "auto, cpu, opencl or cuda")->capture_default_str();
-      app.add_option("--impl", options->impls, "Implementations to time: kbench, torch (default: both)")
+      app.add_option("--backend", options->request.backend, "auto, cpu, opencl or cuda")
+          ->capture_default_str();
+      app.add_option("--impl", options->request.impls,
+                     "Implementations to time: kbench, torch (default: both)")
           ->delimiter(',');
       auto* num_shapes_opt =
           app.add_option("--num-shapes", options->num_shapes, "Only the first N shapes of each kernel")
@@ -145,24 +138,24 @@ const subcommand_registration run_registration{
       app.add_option("--shape-index", options->shape_index, "Only shape I of each kernel")
           ->check(CLI::Range(0, std::numeric_limits<int>::max()))
           ->excludes(run_shape_opt);
-      app.add_option("--seed", options->seed, "Seed of the deterministic inputs")
+      app.add_option("--seed", options->request.seed, "Seed of the deterministic inputs")
           ->capture_default_str()
           ->check(any_seed());
       app.add_option("--atol", options->atol, "Absolute tolerance (default: each kernel's)");
       app.add_option(
-             "--require-quiet", options->require_quiet_s,
+             "--require-quiet", options->request.require_quiet_s,
              "Wait up to S seconds per shape for a quiet machine, and fail a shape timed while it was busy "
              "(for CI); 0: time anyway and mark it")
           ->capture_default_str()
           ->check(number_in(0, 3600));
       app.add_option(
-             "--min-effect", options->min_effect,
+             "--min-effect", options->request.min_effect,
              "Smallest speedup called faster or slower, as a fraction (0.02: kbench 2% apart from torch)")
           ->capture_default_str()
           ->check(number_in(0, 1));
       app.add_option("--rtol", options->rtol, "Relative tolerance (default: each kernel's)");
       app.add_option(
-             "--effort", options->effort,
+             "--effort", options->request.effort,
              "Tuning on a cache miss: none (default config), quick (<= 50 configs or 120 s per shape), "
              "full (<= 200 configs or 900 s)")
           ->capture_default_str();
@@ -172,15 +165,15 @@ const subcommand_registration run_registration{
                      "Also store the records in this history database (postgresql://..., sqlite:///path)");
       app.add_option("--commit", options->commit,
                      "Commit recorded with the results in the history (default: $GITHUB_SHA)");
-      app.add_option("--timeout-per-kernel", options->timeout_per_kernel_s,
+      app.add_option("--timeout-per-kernel", options->request.timeout_per_kernel_s,
                      "Seconds one kernel x shape may take")
           ->capture_default_str()
           ->check(number_in(0.001, 1e7));
-      app.add_option("--target-ms", options->target_ms, "Time budget each repeat count fills [ms]")
+      app.add_option("--target-ms", options->request.target_ms, "Time budget each repeat count fills [ms]")
           ->capture_default_str()
           ->check(number_in(0.001, 600000));
       app.add_option(
-             "--triad-min-mib", options->triad_min_mib,
+             "--triad-min-mib", options->request.triad_min_mib,
              "Shapes moving at least this many MiB per call also time a STREAM triad in their turns, for "
              "the % triad column (default: twice the last-level cache, counted at most 32 MiB per cpu "
              "sharing it, and at least 64)")

@@ -4,6 +4,7 @@
 
 #include <kbench/fault_injection.hpp>
 #include <kbench/measure.hpp>
+#include <kbench/suite/suite_run.hpp>
 
 #include "tuning_flags.hpp"
 
@@ -31,29 +32,20 @@ struct measure_command {
 int measure(const measure_command& command);
 
 struct run_command {
+  suite::suite_run_request request;  // backend, implementations, seed, effort, timing, tolerances' numbers
   std::vector<std::string> kernels;  // empty = all (with specs: the spec kernels, see builtin)
   std::vector<std::string> specs;    // spec files whose kernels to run
   bool builtin = false;              // with specs: the built-in kernels too
-  std::string backend = "auto";
-  std::vector<std::string> impls;  // kbench, torch (empty = both)
-  int num_shapes = -1;             // -1 = all; 0 or less is refused
-  int shape_index = -1;            // -1 = all
-  std::string shape;               // empty = all; else only this shape of each kernel that has it
-  std::uint64_t seed = 0;
-  std::string atol, rtol;  // empty = the kernel's tolerance; validated as numbers
-  double min_effect =
-      default_timing_budget.min_effect;  // [fraction] the smallest speedup called faster/slower
-  double require_quiet_s = 0;  // [s] wait this long for a quiet machine per shape, else fail it; 0: mark only
-  std::string effort = "none";
+  int num_shapes = -1;               // -1 = all; 0 or less is refused
+  int shape_index = -1;              // -1 = all
+  std::string shape;                 // empty = all; else only this shape of each kernel that has it
+  std::string atol, rtol;            // empty = the kernel's tolerance; validated as numbers
   tuning_flags tuning;
-  std::string output;  // JSON file to append v3 records to
-  std::string db;      // history database URL to store the records in (empty: none)
-  std::string commit;  // commit recorded with them in the history (default: $GITHUB_SHA)
-  double timeout_per_kernel_s = default_timing_budget.timeout_per_kernel_s;  // [s] per kernel x shape
-  double triad_min_mib = 0;  // [MiB per call] shapes moving this much time a triad beside them; 0: rule
-  double target_ms = default_timing_budget.target_ms;  // [ms]
-  std::string shard = "1/1";                           // run only shard i of N of the plan (suite/shard.hpp)
-  bool list = false;                                   // print the planned kernel x shape items and exit
+  std::string output;         // JSON file to append v3 records to
+  std::string db;             // history database URL to store the records in (empty: none)
+  std::string commit;         // commit recorded with them in the history (default: $GITHUB_SHA)
+  std::string shard = "1/1";  // run only shard i of N of the plan (suite/shard.hpp)
+  bool list = false;          // print the planned kernel x shape items and exit
 };
 int run(const run_command& command);
 
