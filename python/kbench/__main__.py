@@ -225,44 +225,11 @@ def _run_item(worker: KernelWorker, k: dict[str, Any], shape: list[int], args: a
     return result
 
 
-def _median(impl: dict[str, Any] | None) -> str:
-    if not impl or not impl.get("latency_ms"):
-        return "-"
-    return f"{_kbench.summarize(impl['latency_ms'])['median']:.4f}"
-
-
-def _report(results: list[dict[str, Any]], summaries: list[dict[str, Any]], planned: int, seconds: float,
-            min_effect: float) -> list[str]:
-    header = ["Kernel", "Shape", "Status", "kbench (ms)", "baseline (ms)", "Speedup", "Interval", "GB/s"]
-    rows = []
-    for r, s in zip(results, summaries):
-        sp = s["speedup"]
-        rows.append([r["kernel"], r["shape"], r["status"], _median(r.get("kbench")), _median(r.get("torch")),
-                     f"{sp['ratio']:.2f}x" if sp else "-",
-                     f"{sp['low']:.2f}-{sp['high']:.2f} {sp['verdict']}" if sp else "-",
-                     f"{s['bandwidth_gbps']:.1f}" if s["bandwidth_gbps"] is not None else "-"])
-    lines = text_table(header, rows)
-    passed = [(r, s) for r, s in zip(results, summaries) if r["status"] == STATUS["ok"]]
-    ratios = [s["speedup"]["ratio"] for _, s in passed if s["speedup"] and not s["disturbed"]]
-    geomean = math.exp(sum(math.log(x) for x in ratios) / len(ratios)) if ratios else None
-    total = f"Total: {len(passed)}/{planned} shapes passed"
-    if len(results) < planned:
-        total += f" (interrupted: {planned - len(results)} of {planned} shapes not run)"
-    lines.append(total + (f"; geometric-mean speedup {geomean:.2f}x over {len(ratios)} shapes" if geomean else "")
-                 + f"; wall time {seconds:.1f} s")
-    verdicts = [s["speedup"]["verdict"] for _, s in passed if s["speedup"]]
-    if verdicts:
-        lines.append(f"Against the baselines: {verdicts.count('faster')} faster, {verdicts.count('same')} same within "
-                     f"noise, {verdicts.count('slower')} slower, {verdicts.count('unreliable')} unreliable (Interval: "
-                     "the speedup while each median ranges over its 99% confidence interval, >= 98% together; "
-                     f"faster/slower when it excludes 1 and the speedup is at least {100 * min_effect:g}% from 1; "
-                     "unreliable when other work took more than "
-                     f"{100 * _kbench.max_quiet_others_fraction:.0f}% of the CPUs while the shape was timed)")
-    timed = [s for r, s in zip(results, summaries) if "machine" in r]
-    disturbed = [s for s in timed if s["disturbed"]]
-    if timed:
-        lines.append(f"Machine: {len(disturbed)} of {len(timed)} timed shapes were disturbed by other work (below)"
-                     if disturbed else "Machine: quiet while every shape was timed")
+def _report(results: list[dict[str, Any]], planned: int, seconds: float, min_effect: float) -> list[str]:
+    """What kbench run says of the results (the engine's suite::summarize_results), the tuning line, and why
+    each shape that is not ok is not, with the warnings of its measures."""
+    summary = _kbench.render_results(json.dumps(results), planned, seconds, min_effect)
+    lines = summary["text"].rstrip("\n").split("\n")
     tunable = [r for r in results if r.get("config_source", "untunable") != "untunable"]
     if tunable:
         tuned = [r for r in tunable if r["config_source"] == "tuned"]
@@ -271,17 +238,10 @@ def _report(results: list[dict[str, Any]], summaries: list[dict[str, Any]], plan
                      f"{sum(r['config_source'] == 'cache_miss' for r in tunable)} cache misses, "
                      f"{sum(r['config_source'] == 'default' for r in tunable)} at the default; cache "
                      f"{_kbench.cache_default_directory()}")
-    for r, s in zip(results, summaries):
-        label = f"{r['kernel']} {r['shape']}"
-        if r["status"] != STATUS["ok"] or r.get("reason"):
-            lines.append(f"  ! {label}: {r['status']}: {r.get('reason', '')}")
+    lines += [f"  ! {reason}" for reason in summary["reasons"]]
+    for r in results:
         for impl in ("kbench", "torch"):
-            for w in (r.get(impl) or {}).get("warnings", []):
-                lines.append(f"  ! {label}: {r[impl]['impl']}: {w}")
-        for why in s["measures_disagreement"]:
-            lines.append(f"  ! {label}: {why}")
-        if s["disturbed"]:
-            lines.append(f"  ! {label}: timed on a busy machine: {s['machine_reason']}")
+            lines += [f"  ! {r['kernel']} {r['shape']}: {r[impl]['impl']}: {w}" for w in (r.get(impl) or {}).get("warnings", [])]
     return lines
 
 
@@ -343,8 +303,7 @@ def run(args: argparse.Namespace) -> int:
             results.append(result)
             progress(f"{result['status']} ({result['elapsed_s']:.1f} s)")
         interrupted = _kbench.first_stop_signal()
-        summaries = [_kbench.shape_summary(json.dumps(r), args.min_effect) for r in results]
-        for line in _report(results, summaries, len(plan), time.perf_counter() - started, args.min_effect):
+        for line in _report(results, len(plan), time.perf_counter() - started, args.min_effect):
             print(line)
         all_records = [rec for r in results
                        for rec in json.loads(_kbench.shape_records(json.dumps(r), args.effort, timestamp,

@@ -282,7 +282,7 @@ def run_shape(problem: Problem, config: dict[str, Any], target_ms: float, atol: 
                         captured=measured["calls_captured"], dispatched=measured["calls_dispatched"],
                         sync_violations=measured["result_sync_violations"] + measured["barrier_violations"],
                         valid=bool(measured["valid"]),
-                        # the engine says itself when the measures disagree (kbench._kbench.shape_summary)
+                        # the engine says itself when the measures disagree (suite::summarize_results)
                         warnings=[w for w in measured["warnings"] if not w.startswith("measures disagree")])
         repeat = min(_kbench.compute_repeat(n, s.target, s.barrier, float(target_ms), 10, 1000) for n, s in targets)
         calls_per_turn = _kbench.interleaved_calls_per_turn(target_ms / repeat, repeat) if len(targets) > 1 else 1

@@ -7,6 +7,7 @@
 #include "bindings.hpp"
 
 #include <kbench/contention.hpp>
+#include <kbench/suite/results_summary.hpp>
 #include <kbench/suite/served_worker.hpp>
 #include <kbench/suite/shape_result.hpp>
 #include <kbench/suite/stop_signals.hpp>
@@ -76,25 +77,22 @@ nb::object speedup_dict(const std::optional<suite::speedup_estimate>& s) {
   return d;
 }
 
-// What kbench run says of one kernel x shape: its speedup and verdict, bandwidth, whether the machine was
-// busy and why, and each implementation's measures disagreement; from the JSON of a suite::shape_result.
-nb::dict shape_summary(const std::string& result_json, double min_effect) {
-  const auto r = nlohmann::json::parse(result_json).get<suite::shape_result>();
+// The engine's summary of results (suite::summarize_results) for results that are not C++ kernels': a GB/s
+// column instead of % peak BW, no torch setting or % triad column.
+nb::dict render_results(const std::string& results_json, std::size_t planned, double elapsed_s,
+                        double min_effect) {
+  const auto results = nlohmann::json::parse(results_json).get<std::vector<suite::shape_result>>();
+  suite::results_summary_options options;
+  options.planned = planned;
+  options.elapsed_s = elapsed_s;
+  options.min_effect = min_effect;
+  options.baseline = "baseline";
+  options.baseline_setting = false;
+  options.triad = false;
+  const suite::results_summary summary = suite::summarize_results(results, options);
   nb::dict d;
-  d["speedup"] = speedup_dict(r.speedup_interval(min_effect));
-  const auto gbps = r.bandwidth_gbps();
-  d["bandwidth_gbps"] = gbps ? nb::cast(*gbps) : nb::none();
-  d["disturbed"] = r.machine && !r.machine->quiet;
-  d["machine_reason"] = r.machine ? r.machine->reason : std::string();
-  d["machine_detail"] = r.machine ? r.machine->describe() : std::string();
-  std::vector<std::string> disagreements;
-  for (const auto* impl : {&r.kbench, &r.torch}) {
-    if (*impl) {
-      if (std::string why = (*impl)->measures_disagreement(); !why.empty())
-        disagreements.push_back((*impl)->impl + ": " + why);
-    }
-  }
-  d["measures_disagreement"] = disagreements;
+  d["text"] = summary.text;
+  d["reasons"] = summary.reasons;
   return d;
 }
 
@@ -131,8 +129,6 @@ void bind_suite(nb::module_& m) {
       },
       nb::arg("kernel_ms"), nb::arg("baseline_ms"), nb::arg("disturbed"), nb::arg("min_effect"),
       "The speedup with its interval and verdict (suite::estimate_speedup), or None.");
-  m.def("shape_summary", &shape_summary, nb::arg("result_json"), nb::arg("min_effect"),
-        "What kbench run says of a suite::shape_result (JSON): speedup, bandwidth, machine, measures.");
   m.def(
       "finish_probe_json",
       [](const kbench::contention_probe& probe, double min_window_s) {
@@ -145,6 +141,11 @@ void bind_suite(nb::module_& m) {
       },
       nb::arg("probe"), nb::arg("min_window_s") = kbench::min_judged_window_s,
       "ContentionProbe.finish as the JSON a suite::shape_result holds in its machine field.");
+  m.def(
+      "render_results", &render_results, nb::arg("results_json"), nb::arg("planned"), nb::arg("elapsed_s"),
+      nb::arg("min_effect"),
+      "The table, totals, verdict counts and reasons of a list of suite::shape_result (JSON), as kbench run "
+      "prints them (suite::summarize_results): text, reasons.");
   m.def("shape_records", &shape_records, nb::arg("result_json"), nb::arg("effort"), nb::arg("timestamp"),
         nb::arg("min_effect"), "The v3 records of a suite::shape_result (suite::shape_records), JSON text.");
 

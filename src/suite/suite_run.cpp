@@ -4,6 +4,7 @@
 #include <kbench/host_cache.hpp>
 #include <kbench/io/text_table.hpp>
 #include <kbench/suite/baseline_tuning.hpp>
+#include <kbench/suite/results_summary.hpp>
 #include <kbench/suite/stop_signals.hpp>
 #include <kbench/suite/suite_run.hpp>
 #include <kbench/suite/triad_probe.hpp>
@@ -25,18 +26,6 @@
 namespace kbench::suite {
 
 namespace {
-
-std::string ms_cell(const std::optional<impl_result>& r) {
-  if (!r || r->latency_ms.empty()) return "-";
-  return fmt::format("{:.4f}", r->median_latency_ms());
-}
-
-// The % triad cell: kbench's share of the triad timed in its turns, and that triad's bandwidth, which on a
-// shared host can be far from the calibrated one (on the development VM it jumped between about 47 and 77
-// GB/s from one shape to the next), so that a reader sees which the share was taken against.
-std::string triad_cell(double share, double triad_gbps) {
-  return fmt::format("{:.0f}% of {:.0f} GB/s", 100.0 * share, triad_gbps);
-}
 
 /// The bandwidth calibration the run's shares are of: the cache's, or one made now (about 20 s).
 std::optional<calibration> peak_of(const device_info& device, backend_kind backend,
@@ -265,105 +254,17 @@ std::string render_suite_run(const suite_run_plan& plan, const suite_run_result&
                              const tuning_options& tuning) {
   std::string text;
   auto out = std::back_inserter(text);
-  io::text_table table({"Kernel", "Shape", "Status", "kbench (ms)", "torch (ms)", "torch setting", "Speedup",
-                        "Interval", "% peak BW", "% triad"});
-  std::size_t passed = 0;
-  std::map<std::string_view, std::size_t> verdicts;  // faster / same / slower / unreliable -> ok shapes
-  std::size_t disturbed = 0;                         // shapes timed while the machine was busy
-  double log_speedup_sum = 0;
-  std::size_t speedups = 0;
-  std::vector<std::string> reasons;
-  std::map<std::string, std::string> baseline_forms;
-  std::size_t triad_shapes = 0;          // shapes with a triad timed beside them
-  std::size_t compute_bound_shapes = 0;  // shapes shown in GFLOP/s
-  std::size_t cache_shapes = 0;          // shapes the caches served: "cache" in % peak BW
-  std::size_t disagreeing = 0;           // implementations whose three measures disagree
-  for (const auto& r : run.results) {
-    const auto s = r.speedup_interval(plan.request.min_effect);
-    std::string bw_cell = "-";
-    const auto gflops = r.gflops();
-    if (r.compute_bound() && gflops) {
-      bw_cell = fmt::format("{:.0f} GFLOP/s", *gflops);  // its share of the bandwidth says nothing
-      ++compute_bound_shapes;
-    } else if (const auto share = run.peak && r.kbench ? r.share_of_peak(run.peak->triad_gbps,
-                                                                         cache_bytes_of(r.kbench->device))
-                                                       : std::nullopt) {
-      bw_cell = share->from_cache ? "cache" : fmt::format("{:.0f}%", 100.0 * share->fraction);
-      if (share->from_cache) ++cache_shapes;
-    }
-    const auto same_turns = r.triad_fraction();
-    if (same_turns) ++triad_shapes;
-    table.add_row({r.kernel, r.shape, std::string(to_string(r.status)), ms_cell(r.kbench), ms_cell(r.torch),
-                   r.baseline && r.torch ? r.baseline->describe() : "-",
-                   s ? fmt::format("{:.2f}x", s->ratio) : "-",
-                   s ? fmt::format("{:.2f}-{:.2f} {}", s->low, s->high, s->verdict()) : "-", bw_cell,
-                   same_turns ? triad_cell(*same_turns, r.triad->gbps().value_or(0)) : "-"});
-    if (r.status == shape_status::ok) {
-      ++passed;
-      if (s && s->ratio > 0) {
-        ++verdicts[s->verdict()];
-        if (!s->disturbed) {  // a busy machine's ratio says nothing about the kernels
-          log_speedup_sum += std::log(s->ratio);
-          ++speedups;
-        }
-      }
-    } else {
-      reasons.push_back(fmt::format("{} {}: {}: {}", r.kernel, r.shape, to_string(r.status), r.reason));
-    }
-    if (r.torch && !r.torch->baseline_form.empty()) baseline_forms[r.kernel] = r.torch->baseline_form;
-    for (const auto* impl : {&r.kbench, &r.torch}) {
-      if (!*impl) continue;
-      if (const std::string why = (*impl)->measures_disagreement(); !why.empty()) {
-        ++disagreeing;
-        reasons.push_back(fmt::format("{} {}: {}: {}", r.kernel, r.shape, (*impl)->impl, why));
-      }
-    }
-    if (r.machine && !r.machine->quiet) {
-      ++disturbed;
-      reasons.push_back(
-          fmt::format("{} {}: timed on a busy machine: {}", r.kernel, r.shape, r.machine->reason));
-    }
-  }
+  results_summary_options view;
+  view.planned = run.planned;
+  view.elapsed_s = run.elapsed_s;
+  view.min_effect = plan.request.min_effect;
+  view.peak = run.peak;
+  const results_summary summary = summarize_results(run.results, view);
+  const std::size_t triad_shapes = summary.triad_shapes, compute_bound_shapes = summary.compute_bound_shapes,
+                    cache_shapes = summary.cache_shapes;
   fmt::format_to(out, "kbench run: backend {} ({}), effort {}, seed {}\n", to_string(plan.options.backend),
                  run.device_name, plan.request.effort, plan.request.seed);
-  fmt::format_to(out, "{}", table.render());
-  fmt::format_to(out, "Total: {}/{} shapes passed", passed, run.results.size());
-  if (run.results.size() < run.planned)
-    fmt::format_to(out, " (interrupted: {} of {} shapes not run)", run.planned - run.results.size(),
-                   run.planned);
-  if (speedups > 0) {
-    fmt::format_to(out, "; geometric-mean speedup {:.2f}x over {} shapes",
-                   std::exp(log_speedup_sum / static_cast<double>(speedups)), speedups);
-    if (verdicts["unreliable"] > 0)
-      fmt::format_to(out, " ({} unreliable ones left out)", verdicts["unreliable"]);
-  } else if (verdicts["unreliable"] > 0) {
-    fmt::format_to(out, "; no geometric-mean speedup (every speedup was timed on a busy machine)");
-  }
-  fmt::format_to(out, "; wall time {:.1f} s\n", run.elapsed_s);
-  if (speedups + verdicts["unreliable"] > 0) {
-    // A ratio near 1 is often noise: the interval says whether the two were told apart at all.
-    fmt::format_to(
-        out,
-        "Against torch: {} faster, {} same within noise, {} slower, {} unreliable (Interval: the\n"
-        "speedup while each median ranges over its 99% confidence interval, >= 98% together;\n"
-        "faster/slower when it excludes 1 and the speedup is at least {:g}% from 1; unreliable when\n"
-        "other work took more than {:.0f}% of the CPUs while the shape was timed)\n",
-        verdicts["faster"], verdicts["same"], verdicts["slower"], verdicts["unreliable"],
-        100 * plan.request.min_effect, 100 * max_quiet_others_fraction);
-  }
-  if (disagreeing > 0) {
-    fmt::format_to(
-        out,
-        "Measures: {} implementation{} whose throughput or device time disagrees with the latency (below);\n"
-        "the speedup uses the latency of the interleaved turns\n",
-        disagreeing, disagreeing == 1 ? "" : "s");
-  }
-  if (disturbed > 0) {
-    fmt::format_to(out, "Machine: {} of {} timed shapes were disturbed by other work (their reasons below)\n",
-                   disturbed, run.results.size());
-  } else {
-    fmt::format_to(out, "Machine: quiet while every shape was timed\n");
-  }
+  text += summary.text;
   if (plan.options.run_kbench) {
     fmt::format_to(
         out, "Configs: {} tuned ({:.1f} s tuning), {} from the tuning cache, {} cache misses; cache {}\n",
@@ -438,11 +339,11 @@ std::string render_suite_run(const suite_run_plan& plan, const suite_run_result&
         "No torch baseline: this kbench was built without libtorch, so no speedup is measured and every\n"
         "result is checked against the kernel's cpu implementation at its default config\n");
   }
-  if (!baseline_forms.empty()) {
+  if (!summary.baseline_forms.empty()) {
     fmt::format_to(out, "torch baselines:\n");
-    for (const auto& [kernel, form] : baseline_forms) fmt::format_to(out, "  {}: {}\n", kernel, form);
+    for (const auto& [kernel, form] : summary.baseline_forms) fmt::format_to(out, "  {}: {}\n", kernel, form);
   }
-  for (const auto& reason : reasons) fmt::format_to(out, "  ! {}\n", reason);
+  for (const auto& reason : summary.reasons) fmt::format_to(out, "  ! {}\n", reason);
 
   return text;
 }
