@@ -168,21 +168,34 @@ nlohmann::json calibration_to_json(const calibration& c) {
           {"source", c.source}};
 }
 
+/// The whole number `j[name]` as a T; kbench::error when it is not one, or not one a T holds (nlohmann's own
+/// conversion of 3.4e67 to an unsigned is undefined behaviour).
+template <class T>
+T whole_number(const nlohmann::json& j, const char* name) {
+  const nlohmann::json& v = j.at(name);
+  if (v.is_number_unsigned() && std::in_range<T>(v.get<std::uint64_t>()))
+    return static_cast<T>(v.get<std::uint64_t>());
+  if (v.is_number_integer() && std::in_range<T>(v.get<std::int64_t>()))
+    return static_cast<T>(v.get<std::int64_t>());
+  KBENCH_THROW("'{}' is {}, not a whole number from {} to {}", name, v.dump(), std::numeric_limits<T>::min(),
+               std::numeric_limits<T>::max());
+}
+
 calibration calibration_from_json(const nlohmann::json& j) {
   calibration c;
   c.backend = j.at("backend");
   c.device = j.at("device");
-  c.elements = j.at("elements");
+  c.elements = whole_number<std::size_t>(j, "elements");
   c.copy_gbps = j.at("copy_gbps");
   c.triad_gbps = j.at("triad_gbps");
   // Entries written before calibrations had rounds: one measurement, no spread.
   c.copy_low_gbps = j.value("copy_low_gbps", c.copy_gbps);
   c.triad_low_gbps = j.value("triad_low_gbps", c.triad_gbps);
-  c.rounds = j.value("rounds", 1);
+  c.rounds = j.contains("rounds") ? whole_number<int>(j, "rounds") : 1;
   // Entries written before the store kinds were compared: normal stores only.
   c.copy_stores = j.value("copy_stores", std::string(stores_normal));
   c.triad_stores = j.value("triad_stores", std::string(stores_normal));
-  c.timestamp = j.at("timestamp");
+  c.timestamp = whole_number<std::int64_t>(j, "timestamp");
   c.source = j.value("source", std::string("kbench calibrate"));
   return c;
 }

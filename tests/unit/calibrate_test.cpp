@@ -122,6 +122,17 @@ TEST_F(calibration_cache, AnEntryFromBeforeRoundsReadsAsOneRoundWithoutSpread) {
   EXPECT_EQ(c->copy_stores, stores_normal);
 }
 
+TEST_F(calibration_cache, AWholeNumberOutOfRangeMakesTheEntryMalformedNotUndefined) {
+  // The fuzzer's find: 3.4e67 elements, which nlohmann converts to an unsigned with undefined behaviour.
+  for (const std::string elements : {"3.4e67", "-8", "8.5", "\"8\""}) {
+    std::ofstream(dir() / "calibration.json")
+        << R"({"opencl|odd": {"backend": "opencl", "device": "odd", "copy_gbps": 10.0, "triad_gbps": 12.0,
+               "elements": )"
+        << elements << R"(, "timestamp": )" << now_s() << "}}";
+    EXPECT_FALSE(cached_calibration(opencl_device("odd")).has_value()) << elements;
+  }
+}
+
 TEST_F(calibration_cache, ThePeakIsTheBestOfTheCalibrationsOfTheLastMonth) {
   store_calibration(sample("gpu-a", 100));
   store_calibration(sample("gpu-a", 150));
