@@ -66,25 +66,25 @@ echo "install-deps: Python tools of python/requirements-dev.txt present in $venv
 # The second Python test environment, .venv-current (python/requirements-current.txt): the newest JAX this
 # Python installs (0.10.2) with NumPy 2, from the package registry, without Debian's site packages (torch and
 # pyopencl are built against NumPy 1.24). scripts/test.sh runs the Python tests in it too.
-current_venv="$repo/.venv-current"
-"$current_venv/bin/python" -m pip --version >/dev/null 2>&1 || {
-  rm -rf "$current_venv"
-  /usr/bin/python3 -m venv "$current_venv"
+# A virtual environment of Debian's python3 alone (no system site packages) with a requirements file installed
+# from the package registry; made anew when its pip does not run.
+registry_venv() {
+  local dir=$1 requirements=$2
+  "$dir/bin/python" -m pip --version >/dev/null 2>&1 || {
+    rm -rf "$dir"
+    /usr/bin/python3 -m venv "$dir"
+  }
+  "$dir/bin/python" -m pip install --quiet --no-cache-dir --disable-pip-version-check -r "$requirements"
 }
-"$current_venv/bin/python" -m pip install --quiet --no-cache-dir --disable-pip-version-check \
-  -r "$repo/python/requirements-current.txt"
+current_venv="$repo/.venv-current"
+registry_venv "$current_venv" "$repo/python/requirements-current.txt"
 echo "install-deps: $("$current_venv/bin/python" -c 'import jax, numpy; print(f"jax {jax.__version__}, numpy {numpy.__version__}")') in $current_venv"
 
 # Kernel Tuner 1.5 (bench/kernel_tuner/requirements.txt) in a virtual environment of its own, .venv-kt: it needs
 # numpy >= 2, which .venv holds at Debian's 1.24. The test that Kernel Tuner replays kbench's --kt-cache files
 # and the side-by-side tuning benchmark run with it.
 kt_venv="$repo/.venv-kt"
-"$kt_venv/bin/python" -m pip --version >/dev/null 2>&1 || {
-  rm -rf "$kt_venv"
-  /usr/bin/python3 -m venv "$kt_venv"
-}
-"$kt_venv/bin/python" -m pip install --quiet --no-cache-dir --disable-pip-version-check \
-  -r "$repo/bench/kernel_tuner/requirements.txt"
+registry_venv "$kt_venv" "$repo/bench/kernel_tuner/requirements.txt"
 echo "install-deps: Kernel Tuner of bench/kernel_tuner/requirements.txt present in $kt_venv"
 
 # actionlint, for the ctest workflows_actionlint (.github/workflows/*.yml), with shellcheck for their run: scripts

@@ -21,6 +21,7 @@ from typing import Any
 
 from . import _kbench, records, tuning
 from ._table import text_table
+from .suite import shape_text
 from .worker import ANSWER_PREFIX
 
 DEFAULTS = _kbench.timing_defaults()  # include/kbench/timing_budget.hpp, through the binding
@@ -158,13 +159,9 @@ def _plan(args: argparse.Namespace, kernels: dict[str, dict[str, Any]]) -> list[
     return plan
 
 
-def _shape_text(shape: list[int]) -> str:
-    return "[" + ",".join(str(d) for d in shape) + "]"
-
-
 def _failed(k: dict[str, Any], shape: list[int], status: str, reason: str, elapsed_s: float) -> dict[str, Any]:
     """A suite::shape_result for a shape whose worker gave no result."""
-    return {"kernel": k["name"], "shape": _shape_text(shape), "shape_index": k["shapes"].index(shape),
+    return {"kernel": k["name"], "shape": shape_text(shape), "shape_index": k["shapes"].index(shape),
             "status": status, "reason": reason, "bytes_moved": 0.0, "elapsed_s": elapsed_s}
 
 
@@ -193,7 +190,7 @@ def _choose_config(worker: KernelWorker, k: dict[str, Any], shape: list[int], ar
             return [math.inf] * len(configs)
 
     return tuning.choose_config(k["name"], probe["source_hash"], specs, k["default"] if k["has_default"] else None,
-                                _shape_text(shape), probe["dtypes"], probe["framework"], probe["device"],
+                                shape_text(shape), probe["dtypes"], probe["framework"], probe["device"],
                                 probe["platform"], evaluate, retime, options, progress)
 
 
@@ -283,7 +280,7 @@ def run(args: argparse.Namespace) -> int:
         plan = _plan(args, kernels)
         if args.list:
             for k, s in plan:
-                print(f"{k['name']} {_shape_text(s)}")
+                print(f"{k['name']} {shape_text(s)}")
             return 0
         timestamp = int(time.time())
         started = time.perf_counter()
@@ -292,7 +289,7 @@ def run(args: argparse.Namespace) -> int:
         for i, (k, shape) in enumerate(plan, 1):
             if _kbench.stop_requested():
                 break
-            label = f"{k['name']} {_shape_text(shape)}"
+            label = f"{k['name']} {shape_text(shape)}"
 
             def progress(text: str, i: int = i, label: str = label) -> None:
                 print(f"[kbench] ({i}/{len(plan)}) {label}: {text}", file=sys.stderr, flush=True)

@@ -245,6 +245,14 @@ def _impl(impl: str, sync: Synchronizer | None, config: dict[str, Any], accuracy
             "valid": False, "warnings": []}
 
 
+def _interleaved(targets: list[tuple[str, Synchronizer]], target_ms: float) -> list[dict[str, Any]]:
+    """The targets timed interleaved, as kbench run times a kernel and its baseline: the repeat count the
+    quickest-filled of them gets from ``target_ms``, in turns of calls (each after an untimed call)."""
+    repeat = min(_kbench.compute_repeat(n, s.target, s.barrier, float(target_ms), 10, 1000) for n, s in targets)
+    calls_per_turn = _kbench.interleaved_calls_per_turn(target_ms / repeat, repeat) if len(targets) > 1 else 1
+    return _kbench.interleaved_bench([(n, s.target, s.barrier) for n, s in targets], repeat, 1, calls_per_turn)
+
+
 def run_shape(problem: Problem, config: dict[str, Any], target_ms: float, atol: float | None,
               rtol: float | None) -> dict[str, Any]:
     """One kernel x shape, as a C++ kernel's worker runs it (suite::run_shape): the kernel checked against
@@ -284,9 +292,7 @@ def run_shape(problem: Problem, config: dict[str, Any], target_ms: float, atol: 
                         valid=bool(measured["valid"]),
                         # the engine says itself when the measures disagree (suite::summarize_results)
                         warnings=[w for w in measured["warnings"] if not w.startswith("measures disagree")])
-        repeat = min(_kbench.compute_repeat(n, s.target, s.barrier, float(target_ms), 10, 1000) for n, s in targets)
-        calls_per_turn = _kbench.interleaved_calls_per_turn(target_ms / repeat, repeat) if len(targets) > 1 else 1
-        timed = _kbench.interleaved_bench([(n, s.target, s.barrier) for n, s in targets], repeat, 1, calls_per_turn)
+        timed = _interleaved(targets, target_ms)
         result["machine"] = json.loads(_kbench.finish_probe_json(probe))
         broken = []
         for (name, sync), bench in zip(targets, timed):
@@ -334,8 +340,6 @@ def evaluate_config(problem: Problem, config: dict[str, Any], target_ms: float, 
 
 def retime(problem: Problem, configs: list[dict[str, Any]], target_ms: float) -> list[float]:
     """The configs timed interleaved, in turns: their medians [ms] (inf where a wait returned early)."""
-    syncs = [(str(i), Synchronizer(problem.call(config))) for i, config in enumerate(configs)]
-    repeat = min(_kbench.compute_repeat(n, s.target, s.barrier, float(target_ms), 10, 1000) for n, s in syncs)
-    calls_per_turn = _kbench.interleaved_calls_per_turn(target_ms / repeat, repeat) if len(syncs) > 1 else 1
-    timed = _kbench.interleaved_bench([(n, s.target, s.barrier) for n, s in syncs], repeat, 1, calls_per_turn)
+    timed = _interleaved([(str(i), Synchronizer(problem.call(config))) for i, config in enumerate(configs)],
+                         target_ms)
     return [math.inf if d["sync_violations"] else d["stats"]["median"] for d in timed]

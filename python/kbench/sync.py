@@ -68,10 +68,7 @@ def _host_types() -> tuple[type, ...]:
 
 
 def _is_host_value(leaf: Any) -> bool:
-    if isinstance(leaf, _HOST_TYPES):
-        return True
-    numpy = sys.modules.get("numpy")
-    return numpy is not None and isinstance(leaf, (numpy.ndarray, numpy.generic))
+    return isinstance(leaf, _host_types())
 
 
 class CallHandle:
