@@ -1,8 +1,8 @@
 #pragma once
-// The tuning options `kbench run` and `kbench tune` share, and how they become suite::tuning_options.
+// The tuning flags `kbench run` and `kbench tune` share, bound into the suite's tuning_request.
 
 #include <kbench/error.hpp>
-#include <kbench/suite/tune_shape.hpp>
+#include <kbench/suite/tuning_request.hpp>
 #include <kbench/timing_budget.hpp>
 #include <kbench/tune/search.hpp>
 #include <kbench/tune/strategy.hpp>
@@ -17,18 +17,7 @@
 
 namespace kbench::cli {
 
-struct tuning_flags {
-  std::string strategy;       // empty: the effort's strategy
-  std::size_t max_evals = 0;  // 0: the effort's
-  double time_budget_s = 0;   // [s] per kernel x shape; 0: the effort's
-  bool assert_cache_hit = false;
-  bool force_autotune = false;
-  bool no_cache = false;
-  double config_timeout_s = default_timing_budget.config_timeout_s;  // [s]
-  double tune_target_ms = default_timing_budget.tune_target_ms;      // [ms]
-  double retime_within = default_timing_budget.retime_within;        // [ratio to the best so far]
-  double give_up_above = default_timing_budget.give_up_above;        // [ratio to the best so far]; 0: never
-};
+using tuning_flags = suite::tuning_request;
 
 /// `with_search_flags` false leaves out --strategy and --max-evals (`kbench tune` has its own).
 inline void add_tuning_flags(CLI::App& app, tuning_flags& flags, bool with_search_flags = true) {
@@ -67,45 +56,6 @@ inline void add_tuning_flags(CLI::App& app, tuning_flags& flags, bool with_searc
       ->check(number_in(0, 1e12));
 }
 
-/// The tuning options of an effort level plus the flags. Throws usage_error on an unknown effort or strategy
-/// or contradictory flags.
-inline suite::tuning_options tuning_options_from(const tuning_flags& flags, const std::string& effort,
-                                                 backend_kind backend, std::uint64_t seed) {
-  const tune::effort_settings settings = tune::effort_settings_for(effort);
-  suite::tuning_options options;
-  options.backend = backend;
-  options.seed = seed;
-  options.strategy = settings.strategy;
-  options.budget = settings.budget;
-  if (!flags.strategy.empty()) {
-    const tune::enumerated_space probe({tune::parameter::boolean("x")}, {{0}});
-    (void)tune::make_strategy(flags.strategy, probe, {});  // validates the name (usage_error lists them)
-    if (effort == "none") throw usage_error("--strategy needs --effort quick or full");
-    options.strategy = flags.strategy;
-  }
-  if (flags.max_evals != 0) options.budget.max_evals = flags.max_evals;
-  if (flags.time_budget_s > 0) options.budget.time_budget_s = flags.time_budget_s;
-  const char* env = std::getenv("KBENCH_ASSERT_CACHE_HIT");
-  options.assert_cache_hit = flags.assert_cache_hit || (env != nullptr && std::string(env) == "1");
-  if (flags.no_cache && flags.force_autotune)
-    throw usage_error("--no-cache and --force-autotune exclude each other");
-  if (options.assert_cache_hit && (flags.no_cache || flags.force_autotune)) {
-    throw usage_error("--assert-cache-hit needs the cache: drop --no-cache / --force-autotune");
-  }
-  options.cache = flags.no_cache         ? suite::cache_mode::off
-                  : flags.force_autotune ? suite::cache_mode::write_only
-                                         : suite::cache_mode::read_write;
-  if (!(flags.config_timeout_s > 0)) throw usage_error("--config-timeout must be positive");
-  options.trial_timeout_s = flags.config_timeout_s;
-  if (!(flags.retime_within > 0)) throw usage_error("--retime-within must be positive");
-  options.retime_within = flags.retime_within;
-  if (!(flags.give_up_above == 0 || flags.give_up_above > 1)) {
-    throw usage_error("--give-up-above must be above 1 (a ratio to the best so far), or 0 for never");
-  }
-  options.give_up_above = flags.give_up_above;
-  options.compile_timeout_s = flags.config_timeout_s;
-  options.target_ms = flags.tune_target_ms;
-  return options;
-}
+using suite::tuning_options_from;
 
 }  // namespace kbench::cli

@@ -108,10 +108,10 @@ class KernelWorker:
     time, replaced by a fresh one after it died or was killed."""
 
     def __init__(self, modules: list[str]) -> None:
-        argv = [sys.executable, "-m", "kbench.worker"]
+        self.argv = [sys.executable, "-m", "kbench.worker"]
         for module in modules:
-            argv += ["--module", module]
-        self._served = _kbench.ServedWorker(argv, [], ANSWER_PREFIX)
+            self.argv += ["--module", module]
+        self._served = _kbench.ServedWorker(self.argv, [], ANSWER_PREFIX)
 
     @property
     def workers_started(self) -> int:
@@ -165,43 +165,35 @@ def _failed(k: dict[str, Any], shape: list[int], status: str, reason: str, elaps
             "status": status, "reason": reason, "bytes_moved": 0.0, "elapsed_s": elapsed_s}
 
 
+def _tuning_flags(args: argparse.Namespace) -> dict[str, Any]:
+    """The tuning flags as the engine's tuning_request (None: the effort's or kbench's default)."""
+    return {"strategy": args.strategy, "max_evals": args.max_evals, "time_budget_s": args.time_budget,
+            "assert_cache_hit": args.assert_cache_hit, "force_autotune": args.force_autotune,
+            "no_cache": args.no_cache, "config_timeout_s": args.config_timeout, "tune_target_ms": args.tune_target_ms}
+
+
 def _choose_config(worker: KernelWorker, k: dict[str, Any], shape: list[int], args: argparse.Namespace,
-                   options: tuning.TuneOptions, progress) -> tuning.ConfigChoice:
-    """The config a tunable kernel x shape is measured with (kbench.tuning.choose_config), every config
-    checked and timed in the worker, each under --config-timeout."""
+                   progress) -> tuning.ConfigChoice:
+    """The config a tunable kernel x shape is measured with, chosen by the suite's tuner, which runs every
+    config in a trial worker of its own (kbench.worker --trials), each under --config-timeout."""
     specs = [tuple(spec) for spec in k["params"]]
-    common = {"kernel": k["name"], "shape": shape, "seed": args.seed, "atol": args.atol, "rtol": args.rtol}
-    probe = worker.ask({"op": "probe", "config": k["default"], **common}, args.config_timeout)
-
-    def evaluate(config: dict[str, Any]) -> tuple[str, float, str]:
-        try:
-            a = worker.ask({"op": "evaluate", "config": config, "target_ms": options.target_ms, **common},
-                           args.config_timeout)
-            return a["status"], a["time_ms"], a["message"]
-        except WorkerFailure as failure:  # a config that crashed or hung: recorded, and the search goes on
-            # (tuning statuses: kbench::tune::eval_status)
-            return ("timeout" if failure.status == STATUS["timeout"] else "runtime_error"), math.nan, failure.message
-
-    def retime(configs: list[dict[str, Any]]) -> list[float]:
-        try:
-            return worker.ask({"op": "retime", "configs": configs, "target_ms": options.target_ms, **common},
-                              args.config_timeout * len(configs))["medians"]
-        except WorkerFailure:
-            return [math.inf] * len(configs)
-
-    return tuning.choose_config(k["name"], probe["source_hash"], specs, k["default"] if k["has_default"] else None,
-                                shape_text(shape), probe["dtypes"], probe["framework"], probe["device"],
-                                probe["platform"], evaluate, retime, options, progress)
+    identity = {"kernel": k["name"], "shape": shape, "seed": args.seed, "atol": args.atol, "rtol": args.rtol}
+    probe = worker.ask({"op": "probe", "config": k["default"], **identity}, args.config_timeout)
+    key = {"kernel": k["name"], "shape": shape_text(shape), "dtype": probe["dtypes"], "backend": probe["framework"],
+           "device": probe["device"], "driver": probe["platform"], "source_hash": probe["source_hash"]}
+    trial_worker = worker.argv + ["--trials", json.dumps(identity)]
+    return tuning.choose_config(specs, k["default"] if k["has_default"] else None, key, trial_worker,
+                                _tuning_flags(args), args.effort, args.seed, progress)
 
 
 def _run_item(worker: KernelWorker, k: dict[str, Any], shape: list[int], args: argparse.Namespace,
-              options: tuning.TuneOptions, progress) -> dict[str, Any]:
+              progress) -> dict[str, Any]:
     started = time.perf_counter()
     config: dict[str, Any] = {}
     choice = None
     try:
         if k["params"]:
-            choice = _choose_config(worker, k, shape, args, options, progress)
+            choice = _choose_config(worker, k, shape, args, progress)
             if choice.source == "cache_miss":
                 result = _failed(k, shape, STATUS["cache_miss"], choice.reason, time.perf_counter() - started)
                 result["config_source"] = "cache_miss"
@@ -229,7 +221,7 @@ def _report(results: list[dict[str, Any]], planned: int, seconds: float, min_eff
     lines = summary["text"].rstrip("\n").split("\n")
     tunable = [r for r in results if r.get("config_source", "untunable") != "untunable"]
     if tunable:
-        tuned = [r for r in tunable if r["config_source"] == "tuned"]
+        tuned = [r for r in tunable if r["config_source"] in ("tuned", "no_valid_config")]
         lines.append(f"Configs: {len(tuned)} tuned ({sum(r.get('tuning_s', 0) for r in tuned):.1f} s tuning), "
                      f"{sum(r['config_source'] == 'cache_hit' for r in tunable)} from the tuning cache, "
                      f"{sum(r['config_source'] == 'cache_miss' for r in tunable)} cache misses, "
@@ -259,16 +251,10 @@ def run(args: argparse.Namespace) -> int:
             _kbench.history_add(args.db, "[]", "")  # opened first: a bad database is reported before anything runs
         except RuntimeError as error:
             raise UsageError(f"--db {args.db}: {error}") from error
-    if args.strategy:
-        try:
-            tuning.check_strategy(args.strategy)
-        except RuntimeError as error:
-            raise UsageError(str(error)) from error
-    options = tuning.TuneOptions(effort=args.effort, strategy=args.strategy, max_evals=args.max_evals,
-                                 time_budget_s=args.time_budget,
-                                 assert_cache_hit=args.assert_cache_hit or tuning.assert_cache_hit_from_environment(),
-                                 force=args.force_autotune, use_cache=not args.no_cache,
-                                 target_ms=args.tune_target_ms, seed=args.seed)
+    try:
+        _kbench.check_tuning_flags(_tuning_flags(args), args.effort)  # kbench run's rules, before anything runs
+    except RuntimeError as error:
+        raise UsageError(str(error)) from error
     stop_signals = _kbench.StopSignals()  # Ctrl-C, SIGTERM, SIGHUP as kbench run takes them
     worker = KernelWorker(modules)
     try:
@@ -294,7 +280,7 @@ def run(args: argparse.Namespace) -> int:
             def progress(text: str, i: int = i, label: str = label) -> None:
                 print(f"[kbench] ({i}/{len(plan)}) {label}: {text}", file=sys.stderr, flush=True)
 
-            result = _run_item(worker, k, shape, args, options, progress)
+            result = _run_item(worker, k, shape, args, progress)
             if result["status"] == "interrupted":
                 break  # a second signal: this shape is dropped, the ones before are written
             results.append(result)

@@ -12,7 +12,7 @@ for the built-in kernels. ``python -m kbench run`` (kbench.__main__) is its comm
         return jnp.exp(x) + 0  # whatever the kernel is
 
 Inputs are NumPy arrays made from the shape and the seed; ``prepare`` turns each into the kernel's own input
-type and ``baseline_prepare`` into the baseline's. Outputs are compared as NumPy arrays:
+type and ``baseline_prepare`` into the baseline's. Outputs are compared by the suite's rule, as a C++ kernel's are:
 ``|kernel - baseline| <= atol + rtol * |baseline|`` for every element, NaN only where the baseline has NaN.
 """
 
@@ -21,7 +21,6 @@ from __future__ import annotations
 import hashlib
 import inspect
 import json
-import math
 import os
 import time
 import traceback
@@ -159,32 +158,11 @@ class Accuracy:
 
 
 def compare(outputs: Any, expected: Any, atol: float, rtol: float) -> Accuracy:
-    result = Accuracy()
-    got = [_to_numpy(v) for v in outputs_of(outputs)]
-    want = [_to_numpy(v) for v in outputs_of(expected)]
-    if len(got) != len(want):
-        return Accuracy(False, f"{len(got)} outputs, the baseline gives {len(want)}")
-    for i, (g, w) in enumerate(zip(got, want)):
-        if g.shape != w.shape:
-            return Accuracy(False, f"output {i} has shape {list(g.shape)}, the baseline's is {list(w.shape)}")
-        g64 = g.astype(np.float64, copy=False)
-        w64 = w.astype(np.float64, copy=False)
-        difference = np.abs(g64 - w64)
-        both_nan = np.isnan(g64) & np.isnan(w64)
-        bad = ~(difference <= atol + rtol * np.abs(w64)) & ~both_nan
-        finite = np.isfinite(difference)
-        if finite.any():
-            result.max_abs_error = max(result.max_abs_error, float(difference[finite].max()))
-            scale = np.abs(w64[finite])
-            relative = np.divide(difference[finite], scale, out=np.zeros_like(scale), where=scale > 0)
-            result.max_rel_error = max(result.max_rel_error, float(relative.max()))
-        result.mismatches += int(bad.sum())
-        result.elements += int(g.size)
-    if result.mismatches:
-        result.passed = False
-        result.message = (f"{result.mismatches} of {result.elements} elements outside atol {atol:g} + rtol "
-                          f"{rtol:g} (max abs error {result.max_abs_error:.3g})")
-    return result
+    """The outputs against the baseline's by the suite's own rule (kbench::check_accuracy, through the
+    binding): each output as float64, which holds every dtype's values (integers exactly up to 2^53)."""
+    got = [np.ascontiguousarray(_to_numpy(v), dtype=np.float64) for v in outputs_of(outputs)]
+    want = [np.ascontiguousarray(_to_numpy(v), dtype=np.float64) for v in outputs_of(expected)]
+    return Accuracy(**_kbench.check_accuracy(got, want, atol, rtol))
 
 
 def error_text(error: BaseException) -> str:
@@ -316,30 +294,76 @@ def run_shape(problem: Problem, config: dict[str, Any], target_ms: float, atol: 
     return result
 
 
-def evaluate_config(problem: Problem, config: dict[str, Any], target_ms: float, atol: float | None,
-                    rtol: float | None) -> dict[str, Any]:
-    """One tuning config: checked against the baseline, then timed for ``target_ms``. Its status (ok,
-    wrong_result, runtime_error), median [ms] and why it failed."""
-    try:
-        fn = problem.call(config)
-        if problem.reference is not None:
-            accuracy = compare(fn(), problem.reference, *problem.tolerances(atol, rtol))
-            if not accuracy.passed:
-                return {"status": "wrong_result", "time_ms": math.nan, "message": accuracy.message}
-        sync = Synchronizer(fn)
-        d = _kbench.do_bench(problem.kernel.name, sync.target, sync.barrier, 2.0, float(target_ms), False, None)
-        if d["sync_violations"]:
-            return {"status": "runtime_error", "time_ms": math.nan,
-                    "message": f"{d['sync_violations']} waits returned before the work was complete"}
-        return {"status": "ok", "time_ms": d["stats"]["median"], "message": ""}
-    except KeyboardInterrupt:
-        raise
-    except Exception as error:  # a config that raises is recorded and the search goes on
-        return {"status": "runtime_error", "time_ms": math.nan, "message": error_text(error)}
+def run_trial(problem: Problem, request: dict[str, Any], to_kwargs: Callable[[dict[str, int]], dict[str, Any]],
+              atol: float | None, rtol: float | None) -> list[dict[str, Any]]:
+    """One tuning trial sent by the suite's tuner (its trial_request; suite::choose_config decides which
+    configs, in what order, and which wins), run as a C++ kernel's trial worker runs it: each config checked
+    against the baseline first; ``time``: the candidate timed alone, then, if it came within
+    ``retime_within`` of the incumbent's time, both timed interleaved (``retime_ms``); ``retime``: every
+    config that passed timed interleaved (``time_ms`` with its 99% interval); ``compile``: the check only.
+    One trial_outcome (JSON) per config, in order. ``to_kwargs`` turns a config of the engine (enum indices,
+    booleans as 0/1) into the kernel's keyword arguments. Python kernels are timed in full: the C++ worker's
+    early give-up and time limit are not applied here."""
+    configs = request["configs"]
+    outcomes = [{"config": c, "status": "ok", "time_ms": 0.0, "retime_ms": 0.0, "time_ci_low_ms": 0.0,
+                 "time_ci_high_ms": 0.0, "samples": 0, "build_s": 0.0, "message": ""} for c in configs]
+    synchronizers: dict[int, Synchronizer] = {}
 
+    def fail(i: int, status: str, message: str) -> None:
+        outcomes[i].update(status=status, message=message)
 
-def retime(problem: Problem, configs: list[dict[str, Any]], target_ms: float) -> list[float]:
-    """The configs timed interleaved, in turns: their medians [ms] (inf where a wait returned early)."""
-    timed = _interleaved([(str(i), Synchronizer(problem.call(config))) for i, config in enumerate(configs)],
-                         target_ms)
-    return [math.inf if d["sync_violations"] else d["stats"]["median"] for d in timed]
+    def checked(i: int) -> bool:
+        try:
+            fn = problem.call(to_kwargs(configs[i]))
+            if problem.reference is not None:
+                accuracy = compare(fn(), problem.reference, *problem.tolerances(atol, rtol))
+                if not accuracy.passed:
+                    fail(i, "wrong_result", accuracy.message)
+                    return False
+            synchronizers[i] = Synchronizer(fn)
+            return True
+        except KeyboardInterrupt:
+            raise
+        except Exception as error:  # a config that raises is recorded and the search goes on
+            fail(i, "runtime_error", error_text(error))
+            return False
+
+    def time_together(which: list[int], field: str) -> None:
+        try:
+            timed = _interleaved([(str(i), synchronizers[i]) for i in which], request["target_ms"])
+        except KeyboardInterrupt:
+            raise
+        except Exception as error:
+            for i in which:
+                fail(i, "runtime_error", error_text(error))
+            return
+        for i, bench in zip(which, timed):
+            if bench["sync_violations"]:
+                fail(i, "runtime_error",
+                     f"{bench['sync_violations']} waits returned before the work finished: timing invalid")
+                continue
+            stats = bench["stats"]
+            outcomes[i][field] = stats["median"]
+            if field == "time_ms":
+                outcomes[i].update(time_ci_low_ms=stats["median_ci_low"], time_ci_high_ms=stats["median_ci_high"])
+            outcomes[i]["samples"] += len(bench["samples_ms"])
+
+    phase = request["phase"]
+    if phase == "retime":
+        passed = [i for i in range(len(configs)) if checked(i)]
+        if passed:
+            time_together(passed, "time_ms")
+    elif phase == "time":
+        if checked(0):
+            time_together([0], "time_ms")
+            incumbent_ms = request.get("incumbent_ms", 0.0)
+            near = outcomes[0]["status"] == "ok" and incumbent_ms > 0 and \
+                outcomes[0]["time_ms"] <= request["retime_within"] * incumbent_ms
+            if len(configs) > 1 and near and checked(1):
+                time_together([0, 1], "retime_ms")
+    elif phase == "compile":
+        for i in range(len(configs)):
+            checked(i)
+    else:
+        raise ValueError(f"unknown trial phase {phase!r} (valid: compile, time, retime)")
+    return outcomes

@@ -8,8 +8,13 @@ skipped). The suite's engine (kbench._kbench.ServedWorker, the C++ suite::served
 out a request, kills it, and judges a death; it dies with the process that started it.
 
 Requests (``op``): ``describe`` (the kernels, their shapes and parameters), ``probe`` (a shape's framework,
-device and source hash, for the tuning cache key), ``evaluate`` (one tuning config), ``retime`` (configs
-interleaved) and ``shape`` (one kernel x shape: the JSON of a suite::shape_result).
+device and source hash, for the tuning cache key) and ``shape`` (one kernel x shape: the JSON of a
+suite::shape_result).
+
+``--trials '{"kernel": ..., "shape": [...], "seed": ..., "atol": ..., "rtol": ...}'`` makes it a trial
+worker of the suite's tuner instead (suite::choose_config, which starts it): it answers the tuner's trial
+requests for that kernel x shape, as a C++ kernel's ``kbench worker --serve`` does, each with a line that
+starts with ``kbench-trial-answer`` (the outcomes of suite.run_trial).
 """
 
 from __future__ import annotations
@@ -21,11 +26,13 @@ import json
 import pathlib
 import sys
 import traceback
+from collections.abc import Callable
 from typing import Any
 
-from . import _kbench, suite
+from . import _kbench, suite, tuning
 
 ANSWER_PREFIX = "kbench-answer "
+TRIAL_ANSWER_PREFIX = _kbench.trial_answer_prefix  # the tuner's (suite/detail/trial_server.hpp)
 
 
 def load(module: str) -> None:
@@ -64,20 +71,24 @@ class Worker:
         problem = self.problem(request)
         if op == "probe":
             return problem.probe(request["config"])
-        if op == "evaluate":
-            return suite.evaluate_config(problem, request["config"], request["target_ms"], request.get("atol"),
-                                         request.get("rtol"))
-        if op == "retime":
-            return {"medians": suite.retime(problem, request["configs"], request["target_ms"])}
         if op == "shape":
             return suite.run_shape(problem, request["config"], request["target_ms"], request.get("atol"),
                                    request.get("rtol"))
-        raise ValueError(f"unknown request {op!r} (valid: describe, probe, evaluate, retime, shape)")
+        raise ValueError(f"unknown request {op!r} (valid: describe, probe, shape)")
+
+
+def trial_answerer(identity: dict[str, Any]) -> Callable[[dict[str, Any]], Any]:
+    """The answers of a trial worker for one kernel x shape (its --trials message)."""
+    k = suite.registered()[identity["kernel"]]
+    problem = suite.Problem(k, tuple(identity["shape"]), int(identity["seed"]))
+    return lambda request: suite.run_trial(problem, request, lambda config: tuning.to_python(k.params, config),
+                                           identity.get("atol"), identity.get("rtol"))
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m kbench.worker", description=__doc__.splitlines()[0])
     parser.add_argument("--module", action="append", required=True)
+    parser.add_argument("--trials", type=json.loads, help="serve the tuner's trials for this kernel x shape")
     args = parser.parse_args(argv)
     _kbench.watch_parent()  # ends this worker, and whatever it started, when kbench is gone
     answers = sys.stdout
@@ -89,6 +100,16 @@ def main(argv: list[str] | None = None) -> int:
         print(f"cannot import {args.module[-1]}: {suite.error_text(error)}", file=sys.stderr)
         traceback.print_exc(file=sys.stderr)
         return 3
+    if args.trials is not None:
+        # A request the trial protocol cannot answer ends the worker (exit 1): the tuner records the trial's
+        # configs as failed, as for a C++ trial worker.
+        answer_trial = trial_answerer(args.trials)
+        for line in sys.stdin:
+            if line.strip():
+                reply_line = TRIAL_ANSWER_PREFIX + json.dumps(answer_trial(json.loads(line)), allow_nan=True)
+                answers.write("\n" + reply_line + "\n")
+                answers.flush()
+        return 0
     worker = Worker()
     for line in sys.stdin:
         if not line.strip():

@@ -7,6 +7,7 @@
 #include "bindings.hpp"
 
 #include <kbench/contention.hpp>
+#include <kbench/suite/accuracy.hpp>
 #include <kbench/suite/results_summary.hpp>
 #include <kbench/suite/served_worker.hpp>
 #include <kbench/suite/shape_result.hpp>
@@ -15,6 +16,7 @@
 #include <kbench/suite/workers.hpp>
 #include <kbench/timing_budget.hpp>
 
+#include <nanobind/ndarray.h>
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/unique_ptr.h>
@@ -23,6 +25,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -102,6 +105,39 @@ std::string shape_records(const std::string& result_json, const std::string& eff
   return suite::shape_records(r, effort, timestamp, std::nullopt, min_effect).dump();
 }
 
+// The outputs of a Python kernel and their reference as float64 arrays (the caller converts any dtype),
+// checked by the engine's rule (check_accuracy): passed, elements, mismatches, max_abs_error, max_rel_error,
+// message.
+using float64_array = nb::ndarray<const double, nb::c_contig, nb::device::cpu>;
+
+nb::dict accuracy_dict(const std::vector<float64_array>& got, const std::vector<float64_array>& want,
+                       double atol, double rtol, double max_mismatch_fraction) {
+  const auto views = [](const std::vector<float64_array>& arrays) {
+    std::vector<output_values> v;
+    for (const float64_array& a : arrays) {
+      kbench::shape shape;
+      for (std::size_t d = 0; d < a.ndim(); ++d) shape.push_back(static_cast<std::int64_t>(a.shape(d)));
+      v.push_back({std::span<const double>(a.data(), a.size()), std::move(shape)});
+    }
+    return v;
+  };
+  const std::vector<output_values> got_values = views(got);
+  const std::vector<output_values> want_values = views(want);
+  accuracy_report report;
+  {
+    nb::gil_scoped_release released;
+    report = check_accuracy(got_values, want_values, tolerance{atol, rtol, max_mismatch_fraction});
+  }
+  nb::dict d;
+  d["passed"] = report.passed;
+  d["elements"] = report.elements;
+  d["mismatches"] = report.mismatches;
+  d["max_abs_error"] = report.max_abs_error;
+  d["max_rel_error"] = report.max_rel_error;
+  d["message"] = report.message;
+  return d;
+}
+
 nb::dict reply_dict(const suite::served_reply& reply) {
   nb::dict d;
   d["outcome"] = std::string(suite::to_string(reply.what));
@@ -146,6 +182,9 @@ void bind_suite(nb::module_& m) {
       nb::arg("min_effect"),
       "The table, totals, verdict counts and reasons of a list of suite::shape_result (JSON), as kbench run "
       "prints them (suite::summarize_results): text, reasons.");
+  m.def("check_accuracy", &accuracy_dict, nb::arg("got"), nb::arg("want"), nb::arg("atol"), nb::arg("rtol"),
+        nb::arg("max_mismatch_fraction") = tolerance{}.max_mismatch_fraction,
+        "Outputs (float64 arrays) against their reference by the suite's rule (kbench::check_accuracy).");
   m.def("shape_records", &shape_records, nb::arg("result_json"), nb::arg("effort"), nb::arg("timestamp"),
         nb::arg("min_effect"), "The v3 records of a suite::shape_result (suite::shape_records), JSON text.");
 

@@ -142,20 +142,32 @@ tune::cache_key make_cache_key(const kernel_definition& kernel, std::size_t shap
 
 tuning_outcome choose_config(const kernel_definition& kernel, std::size_t shape_index,
                              const device_info& device, const tuning_options& options) {
+  const implementation* impl = kernel.find(options.backend);
+  if (impl == nullptr || !impl->tuning_space) {
+    tuning_outcome outcome;
+    if (impl != nullptr) outcome.chosen = impl->default_config;
+    return outcome;
+  }
+  tuning_target target{impl->tuning_space(kernel.shapes.at(shape_index)),
+                       device,
+                       {},
+                       impl->default_config,
+                       server_arguments(kernel, shape_index, options),
+                       options.backend != backend_kind::cpu && options.backend != backend_kind::torch};
+  target.key = make_cache_key(kernel, shape_index, device, target.space);
+  return choose_config(target, options);
+}
+
+tuning_outcome choose_config(const tuning_target& target, const tuning_options& options) {
   const auto started = std::chrono::steady_clock::now();
   const auto tell = [&](const std::string& line) {
     if (options.progress) options.progress(line);
   };
   tuning_outcome outcome;
-  const implementation* impl = kernel.find(options.backend);
-  if (impl == nullptr || !impl->tuning_space) {
-    if (impl != nullptr) outcome.chosen = impl->default_config;
-    return outcome;
-  }
-  const tune::space space = impl->tuning_space(kernel.shapes.at(shape_index));
-  const tune::enumerated_space valid = space.enumerate(device);
+  const tune::space& space = target.space;
+  const tune::enumerated_space valid = space.enumerate(target.device);
   outcome.space_size = valid.size();
-  outcome.key = make_cache_key(kernel, shape_index, device, space);
+  outcome.key = target.key;
   const tune::tuning_cache cache(options.cache_directory);
 
   std::optional<tune::cache_entry> checkpoint;
@@ -164,7 +176,7 @@ tuning_outcome choose_config(const kernel_definition& kernel, std::size_t shape_
     outcome.warnings = std::move(found.warnings);
     if (found.entry && found.entry->complete) {
       outcome.source = found.entry->best ? config_source::cache_hit : config_source::no_valid_config;
-      outcome.chosen = found.entry->best ? *found.entry->best : impl->default_config;
+      outcome.chosen = found.entry->best ? *found.entry->best : target.default_config;
       outcome.best_time_ms = found.entry->best_time_ms;
       outcome.log = found.entry->log;
       return outcome;
@@ -178,7 +190,7 @@ tuning_outcome choose_config(const kernel_definition& kernel, std::size_t shape_
   }
   if (options.strategy.empty()) {
     outcome.source = config_source::default_config;
-    outcome.chosen = impl->default_config;
+    outcome.chosen = target.default_config;
     return outcome;
   }
 
@@ -196,7 +208,7 @@ tuning_outcome choose_config(const kernel_definition& kernel, std::size_t shape_
   entry.tuning_s = checkpoint ? checkpoint->tuning_s : 0;
   cache_writer writer(cache, options.cache != cache_mode::off, outcome.warnings);
 
-  const bool compiles = options.backend != backend_kind::cpu && options.backend != backend_kind::torch;
+  const bool compiles = target.compiles;
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   const std::size_t batch_size =
       compiles ? (options.parallel_compiles ? options.parallel_compiles : cores) : 1;
@@ -207,11 +219,11 @@ tuning_outcome choose_config(const kernel_definition& kernel, std::size_t shape_
   double incumbent_ms = 0;
   // Served workers (trial_server.hpp), each replaced by a fresh one after any failure: one per core for the
   // compile trials, which run in parallel, and one for the time and retime trials, which run alone.
-  trial_server server(server_arguments(kernel, shape_index, options));
+  trial_server server(target.worker_argv);
   std::vector<std::unique_ptr<trial_server>> compilers;
   if (compiles) {
     for (std::size_t i = 0; i < batch_size; ++i) {
-      compilers.push_back(std::make_unique<trial_server>(server_arguments(kernel, shape_index, options)));
+      compilers.push_back(std::make_unique<trial_server>(target.worker_argv));
     }
   }
   for (;;) {
@@ -273,7 +285,7 @@ tuning_outcome choose_config(const kernel_definition& kernel, std::size_t shape_
         }
         // A second Ctrl-C or SIGTERM cut this trial short: its "failure" is not the config's, and the
         // checkpoint keeps only real outcomes, for the next search to resume from.
-        if (workers_aborted()) return interrupted_search(std::move(outcome), entry, impl->default_config);
+        if (workers_aborted()) return interrupted_search(std::move(outcome), entry, target.default_config);
         ++outcome.evaluations;
         if (result.status != eval_status::ok) ++outcome.failed;
       }
@@ -313,7 +325,7 @@ tuning_outcome choose_config(const kernel_definition& kernel, std::size_t shape_
             [](const auto* a, const auto* b) { return compared_ms(*a) < compared_ms(*b); });
   if (!incumbent) {
     outcome.source = config_source::no_valid_config;
-    outcome.chosen = impl->default_config;
+    outcome.chosen = target.default_config;
   } else {
     outcome.source = config_source::tuned;
     outcome.chosen = entry.log[*incumbent].values;
@@ -343,7 +355,7 @@ tuning_outcome choose_config(const kernel_definition& kernel, std::size_t shape_
       request.time_limit_s =
           trial_time_limit_s(timeout_s, options.budget.time_budget_s, seconds_since(started));
       const auto retimed = server.run(request, timeout_s);
-      if (workers_aborted()) return interrupted_search(std::move(outcome), entry, impl->default_config);
+      if (workers_aborted()) return interrupted_search(std::move(outcome), entry, target.default_config);
       const std::optional<final_pick> pick = pick_final(retimed, space);
       // Each candidate's time there, so that the pick can be followed (and the default's against it).
       for (std::size_t i = 0; i < retimed.size(); ++i) {

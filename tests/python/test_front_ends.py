@@ -26,9 +26,16 @@ def test_python_run_flags_default_to_the_engines_timing_budget():
     assert args.min_effect == defaults["min_effect"]
     assert args.timeout_per_kernel == defaults["timeout_per_kernel_s"]
     assert args.config_timeout == defaults["config_timeout_s"]
-    from kbench import tuning
-    assert tuning.RETIME_WITHIN == defaults["retime_within"] and tuning.RETIME_AT_MOST == defaults["retime_top"]
-    assert tuning.TuneOptions().target_ms == defaults["tune_target_ms"]
+    # Re-timing and the final pick are the engine's (suite::choose_config): the front-end passes none of
+    # their settings, only the flags a user gave, and the engine refuses what kbench run refuses.
+    from kbench.__main__ import _tuning_flags
+    flags = _tuning_flags(args)
+    assert "retime_within" not in flags and "retime_top" not in flags
+    assert flags["tune_target_ms"] == defaults["tune_target_ms"] and flags["strategy"] is None
+    with pytest.raises(RuntimeError, match="--strategy needs --effort quick or full"):
+        _kbench.check_tuning_flags({**flags, "strategy": "random"}, "none")
+    with pytest.raises(RuntimeError, match="exclude each other"):
+        _kbench.check_tuning_flags({**flags, "no_cache": True, "force_autotune": True}, "quick")
 
 
 def cli_default(help_text, flag):
@@ -115,3 +122,23 @@ def test_both_front_ends_write_the_same_records_and_verdicts(tmp_path):
                                           float(speedup["metric"]["extra_info"]["min_effect"]))
         assert speedup["metric"]["extra_info"]["verdict"] == engine["verdict"]
         assert float(speedup["metric"]["benchmark_values"][0]) == pytest.approx(engine["ratio"])
+
+
+def test_python_outputs_are_checked_by_the_engines_accuracy_rule():
+    import numpy as np
+    from kbench import suite
+
+    # Integers beyond float32's precision keep their values (compared as float64 by kbench::check_accuracy).
+    want = np.array([1 << 24 | 1, 7], dtype=np.int64)
+    assert suite.compare(want.copy(), want, 0.0, 0.0).passed
+    off = suite.compare(want - np.array([1, 0]), want, 0.0, 0.0)
+    assert not off.passed and off.mismatches == 1 and off.elements == 2
+    assert off.message.startswith("1 of 2 elements outside atol 0 + rtol 0")
+    # float16 and several outputs; shapes must match, as the C++ rule says.
+    half = np.linspace(-1, 1, 8, dtype=np.float16)
+    assert suite.compare((half, want), (half.astype(np.float32), want), 1e-3, 1e-3).passed
+    shaped = suite.compare(half.reshape(2, 4), half, 1e-3, 1e-3)
+    assert not shaped.passed and "output 0 has shape [2,4], the reference's is [8]" in shaped.message
+    # The engine's allowance for mismatching elements (tolerance::max_mismatch_fraction) applies as well.
+    assert not _kbench.check_accuracy([np.zeros(4)], [np.array([0, 0, 0, 1.0])], 0.5, 0.0, 0.2)["passed"]
+    assert _kbench.check_accuracy([np.zeros(4)], [np.array([0, 0, 0, 1.0])], 0.5, 0.0, 0.25)["passed"]

@@ -28,6 +28,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace kbench::suite {
@@ -92,9 +93,30 @@ struct tuning_outcome {
 [[nodiscard]] tune::cache_key make_cache_key(const kernel_definition& kernel, std::size_t shape_index,
                                              const device_info& device, const tune::space& space);
 
-/// Picks the config (see the top of this file). Throws usage_error for an unknown strategy or an empty
-/// space; every failure of a config or a worker is a status, never an exception.
+/// Picks the config of a built-in or spec-file kernel x shape (see the top of this file): its target below,
+/// served by `kbench worker --serve`. Throws usage_error for an unknown strategy or an empty space; every
+/// failure of a config or a worker is a status, never an exception.
 [[nodiscard]] tuning_outcome choose_config(const kernel_definition& kernel, std::size_t shape_index,
                                            const device_info& device, const tuning_options& options);
+
+/// What a search needs of a kernel x shape, whatever kernel it is: its space and cache key, its default
+/// config, and the command line of a served worker that answers its trials (trial_server.hpp) for it: a C++
+/// kernel's `kbench worker --serve`, a Python kernel's `python -m kbench.worker --trials`.
+/// Starts a trial worker's answer line on its standard output (kernels and drivers may print other lines);
+/// the rest of the line is the JSON list of its trial_outcomes (detail/trial_messages.hpp).
+inline constexpr std::string_view trial_answer_prefix = "kbench-trial-answer ";
+
+struct tuning_target {
+  tune::space space;
+  device_info device;  // the space's valid configs are those of this device
+  tune::cache_key key;
+  config default_config;  // measured on a miss with effort none, or when no config passes
+  std::vector<std::string> worker_argv;
+  bool compiles = false;  // configs are compiled first, in parallel workers (one per core)
+};
+
+/// Picks the config of any target (see the top of this file): the same cache, search, re-timing and final
+/// pick for every front-end.
+[[nodiscard]] tuning_outcome choose_config(const tuning_target& target, const tuning_options& options);
 
 }  // namespace kbench::suite

@@ -13,15 +13,13 @@
 
 #include <kbench/suite/detail/trial_messages.hpp>
 #include <kbench/suite/served_worker.hpp>
+#include <kbench/suite/tune_shape.hpp>
 
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace kbench::suite {
-
-/// Starts a served worker's answer line on its standard output (kernels and drivers may print other lines).
-inline constexpr std::string_view trial_answer_prefix = "kbench-trial-answer ";
 
 class trial_server {
  public:
