@@ -13,6 +13,7 @@
 #include <memory>
 
 namespace kbench::cli {
+using namespace kbench::suite;  // the suite's kernel API, unqualified
 
 int calibrate(const calibrate_command& command) {
   std::vector<backend_kind> kinds;

@@ -8,6 +8,7 @@
 #include <fmt/ranges.h>
 
 namespace kbench::cli {
+using namespace kbench::suite;  // the suite's kernel API, unqualified
 
 int list_kernels() {
   io::text_table table({"Kernel", "Backends", "Shapes", "Description"});

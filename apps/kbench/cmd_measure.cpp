@@ -29,6 +29,7 @@
 #include <memory>
 
 namespace kbench::cli {
+using namespace kbench::suite;  // the suite's kernel API, unqualified
 
 namespace {
 

@@ -25,6 +25,7 @@
 #include <memory>
 
 namespace kbench::cli {
+using namespace kbench::suite;  // the suite's kernel API, unqualified
 
 namespace {
 

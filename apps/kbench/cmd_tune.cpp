@@ -32,6 +32,7 @@
 #include <memory>
 
 namespace kbench::cli {
+using namespace kbench::suite;  // the suite's kernel API, unqualified
 
 namespace {
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 namespace kbench::cli {
+using namespace kbench::suite;  // the suite's kernel API, unqualified
 
 std::size_t choose_shape_index(const kernel_definition& kernel, const std::string& shape_text,
                                int shape_index) {

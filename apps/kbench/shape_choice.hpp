@@ -12,7 +12,7 @@ namespace kbench::cli {
 /// The index of the kernel's shape `shape_text` (when not empty) or `shape_index` (when >= 0; neither: 0).
 /// Throws usage_error (exit status 2) listing the kernel's shapes when the shape is not one of them or the
 /// index is out of range.
-[[nodiscard]] std::size_t choose_shape_index(const kernel_definition& kernel, const std::string& shape_text,
-                                             int shape_index);
+[[nodiscard]] std::size_t choose_shape_index(const suite::kernel_definition& kernel,
+                                             const std::string& shape_text, int shape_index);
 
 }  // namespace kbench::cli

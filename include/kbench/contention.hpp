@@ -9,6 +9,8 @@
 
 #include <kbench/device_clocks.hpp>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include <cstdint>
 #include <string>
 
@@ -81,5 +83,9 @@ void add_device_clocks(contention& c, const device_clocks& before, const device_
 /// Waits until a quarter-second window is quiet, for at most `limit_s` [s]; returns the last window (quiet,
 /// or the one at which the limit ran out). What `--require-quiet` does before timing a shape.
 [[nodiscard]] contention wait_for_quiet(double limit_s);
+
+/// A contention as JSON: how a worker's measure of the machine travels to the suite (found by ADL).
+void to_json(nlohmann::json& j, const contention& c);
+void from_json(const nlohmann::json& j, contention& c);
 
 }  // namespace kbench

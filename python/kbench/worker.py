@@ -13,8 +13,8 @@ suite::shape_result).
 
 ``--trials '{"kernel": ..., "shape": [...], "seed": ..., "atol": ..., "rtol": ...}'`` makes it a trial
 worker of the suite's tuner instead (suite::choose_config, which starts it): it answers the tuner's trial
-requests for that kernel x shape, as a C++ kernel's ``kbench worker --serve`` does, each with a line that
-starts with ``kbench-trial-answer`` (the outcomes of suite.run_trial).
+requests for that kernel x shape, as a C++ kernel's ``kbench worker`` with task "trials" does, each with a
+line that starts with ``kbench-trial-answer`` (the outcomes of suite.run_trial).
 """
 
 from __future__ import annotations

@@ -113,7 +113,7 @@ using float64_array = nb::ndarray<const double, nb::c_contig, nb::device::cpu>;
 nb::dict accuracy_dict(const std::vector<float64_array>& got, const std::vector<float64_array>& want,
                        double atol, double rtol, double max_mismatch_fraction) {
   const auto views = [](const std::vector<float64_array>& arrays) {
-    std::vector<output_values> v;
+    std::vector<suite::output_values> v;
     for (const float64_array& a : arrays) {
       kbench::shape shape;
       for (std::size_t d = 0; d < a.ndim(); ++d) shape.push_back(static_cast<std::int64_t>(a.shape(d)));
@@ -121,12 +121,13 @@ nb::dict accuracy_dict(const std::vector<float64_array>& got, const std::vector<
     }
     return v;
   };
-  const std::vector<output_values> got_values = views(got);
-  const std::vector<output_values> want_values = views(want);
-  accuracy_report report;
+  const std::vector<suite::output_values> got_values = views(got);
+  const std::vector<suite::output_values> want_values = views(want);
+  suite::accuracy_report report;
   {
     nb::gil_scoped_release released;
-    report = check_accuracy(got_values, want_values, tolerance{atol, rtol, max_mismatch_fraction});
+    report =
+        suite::check_accuracy(got_values, want_values, suite::tolerance{atol, rtol, max_mismatch_fraction});
   }
   nb::dict d;
   d["passed"] = report.passed;
@@ -183,8 +184,9 @@ void bind_suite(nb::module_& m) {
       "The table, totals, verdict counts and reasons of a list of suite::shape_result (JSON), as kbench run "
       "prints them (suite::summarize_results): text, reasons.");
   m.def("check_accuracy", &accuracy_dict, nb::arg("got"), nb::arg("want"), nb::arg("atol"), nb::arg("rtol"),
-        nb::arg("max_mismatch_fraction") = tolerance{}.max_mismatch_fraction,
-        "Outputs (float64 arrays) against their reference by the suite's rule (kbench::check_accuracy).");
+        nb::arg("max_mismatch_fraction") = suite::tolerance{}.max_mismatch_fraction,
+        "Outputs (float64 arrays) against their reference by the suite's rule "
+        "(kbench::suite::check_accuracy).");
   m.def("shape_records", &shape_records, nb::arg("result_json"), nb::arg("effort"), nb::arg("timestamp"),
         nb::arg("min_effect"), "The v3 records of a suite::shape_result (suite::shape_records), JSON text.");
 

@@ -1,5 +1,7 @@
 #include <kbench/contention.hpp>
 
+#include <nlohmann/json.hpp>
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -122,6 +124,36 @@ contention wait_for_quiet(double limit_s) {
     contention window = probe.finish(min_judged_window_s);  // an idle window
     if (window.quiet || std::chrono::steady_clock::now() >= deadline) return window;
   }
+}
+
+void to_json(nlohmann::json& j, const contention& c) {
+  j = {{"wall_s", c.wall_s},
+       {"cpus", c.cpus},
+       {"own_cpu_s", c.own_cpu_s},
+       {"others_cpu_s", c.others_cpu_s},
+       {"steal_s", c.steal_s},
+       {"involuntary_switches", c.involuntary_switches},
+       {"load_average", c.load_average},
+       {"resolution_s", c.resolution_s},
+       {"measured", c.measured},
+       {"quiet", c.quiet},
+       {"reason", c.reason}};
+  if (!c.device_detail.empty()) j["device_detail"] = c.device_detail;
+}
+
+void from_json(const nlohmann::json& j, contention& c) {
+  c.wall_s = j.at("wall_s");
+  c.cpus = j.at("cpus");
+  c.own_cpu_s = j.at("own_cpu_s");
+  c.others_cpu_s = j.at("others_cpu_s");
+  c.steal_s = j.at("steal_s");
+  c.involuntary_switches = j.at("involuntary_switches");
+  c.load_average = j.at("load_average");
+  c.resolution_s = j.at("resolution_s");
+  c.measured = j.at("measured");
+  c.quiet = j.at("quiet");
+  c.reason = j.at("reason");
+  c.device_detail = j.value("device_detail", std::string());
 }
 
 }  // namespace kbench

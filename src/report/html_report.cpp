@@ -20,6 +20,7 @@
 #include <tuple>
 
 namespace kbench::report {
+using namespace kbench::suite;  // the suite's kernel API, unqualified
 namespace {
 
 using namespace detail;

@@ -11,6 +11,7 @@
 #include "spec/detail/spec_binding.hpp"
 
 namespace kbench::spec::detail {
+using namespace kbench::suite;  // the suite's kernel API, unqualified
 
 launcher bind_cuda(const std::shared_ptr<const kernel_spec>& spec, const kernel_args& args) {
   auto* device = dynamic_cast<cuda::cuda_device*>(args.device.get());

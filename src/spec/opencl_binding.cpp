@@ -11,6 +11,7 @@
 #include "spec/detail/spec_binding.hpp"
 
 namespace kbench::spec::detail {
+using namespace kbench::suite;  // the suite's kernel API, unqualified
 
 launcher bind_opencl(const std::shared_ptr<const kernel_spec>& spec, const kernel_args& args) {
   auto* device = dynamic_cast<opencl::opencl_device*>(args.device.get());

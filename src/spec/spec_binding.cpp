@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 namespace kbench::spec::detail {
+using namespace kbench::suite;  // the suite's kernel API, unqualified
 
 launch_geometry evaluate_launch(const kernel_spec& spec, const bindings& values) {
   launch_geometry geometry;

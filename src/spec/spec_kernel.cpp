@@ -16,6 +16,7 @@
 #include <optional>
 
 namespace kbench::spec {
+using namespace kbench::suite;  // the suite's kernel API, unqualified
 
 namespace {
 

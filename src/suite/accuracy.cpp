@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace kbench {
+namespace kbench::suite {
 
 namespace {
 
@@ -85,4 +85,4 @@ accuracy_report check_accuracy(std::span<const output_values> got, std::span<con
   return finished(std::move(report), tol);
 }
 
-}  // namespace kbench
+}  // namespace kbench::suite

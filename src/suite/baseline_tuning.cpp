@@ -6,6 +6,7 @@
 #include <kbench/suite/bound_kernel.hpp>
 #include <kbench/suite/detail/worker_process.hpp>
 #include <kbench/suite/reference.hpp>
+#include <kbench/suite/worker_request.hpp>
 
 #include <fmt/format.h>
 
@@ -70,13 +71,14 @@ baseline_setting from_cache(const tune::cache_entry& entry) {
 std::vector<baseline_candidate> run_spin_worker(const kernel_definition& kernel, std::size_t shape_index,
                                                 std::int64_t spin, const baseline_options& options,
                                                 std::vector<std::string>& warnings) {
-  std::vector<std::string> argv{self_executable(), "worker",
-                                "--kernel",        kernel.name,
-                                "--shape-index",   std::to_string(shape_index),
-                                "--phase",         "baseline-settings",
-                                "--seed",          std::to_string(options.seed),
-                                "--target-ms",     fmt::format("{}", options.target_ms)};
-  if (!kernel.definition_file.empty()) argv.insert(argv.end(), {"--spec", kernel.definition_file});
+  worker_request request;
+  request.task = worker_task::baseline_settings;
+  request.kernel = kernel.name;
+  request.definition_file = kernel.definition_file;
+  request.shape_index = shape_index;
+  request.shape.seed = options.seed;
+  request.shape.target_ms = options.target_ms;
+  const std::vector<std::string> argv{self_executable(), "worker", to_message(request)};
   const worker_outcome outcome =
       run_worker(argv, options.timeout_s, {fmt::format("GOMP_SPINCOUNT={}", spin)});
   const nlohmann::json doc = answer_of(outcome);

@@ -9,7 +9,7 @@
 #include <cstring>
 #include <string>
 
-namespace kbench {
+namespace kbench::suite {
 
 std::vector<buffer_ptr> upload_inputs(device& target, const std::vector<host_tensor>& inputs) {
   std::vector<buffer_ptr> buffers;
@@ -142,4 +142,4 @@ std::vector<host_tensor> bound_kernel::run_and_read() const {
   return outputs;
 }
 
-}  // namespace kbench
+}  // namespace kbench::suite

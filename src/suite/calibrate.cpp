@@ -23,7 +23,7 @@
 #include <utility>
 #include <vector>
 
-namespace kbench {
+namespace kbench::suite {
 
 namespace {
 
@@ -285,4 +285,4 @@ std::optional<calibration> raise_peak(const calibration& peak, double triad_gbps
   return raised;
 }
 
-}  // namespace kbench
+}  // namespace kbench::suite

@@ -6,7 +6,7 @@
 #include <kbench/error.hpp>
 #include <kbench/suite/kernel.hpp>
 
-namespace kbench {
+namespace kbench::suite {
 
 buffer_ptr output_buffer(const kernel_args& args, std::size_t index, std::size_t bytes) {
   if (index >= args.outputs.size()) return args.device->allocate(bytes);
@@ -18,4 +18,4 @@ buffer_ptr output_buffer(const kernel_args& args, std::size_t index, std::size_t
   return given;
 }
 
-}  // namespace kbench
+}  // namespace kbench::suite

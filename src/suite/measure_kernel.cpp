@@ -7,7 +7,7 @@
 
 #include <algorithm>
 
-namespace kbench {
+namespace kbench::suite {
 
 std::string_view to_string(impl_status status) {
   switch (status) {
@@ -52,7 +52,7 @@ std::vector<implementation_measurement> measure_kernel(const kernel_definition& 
   auto tell = [&](const std::string& what) {
     if (options.progress) options.progress(what);
   };
-  tell(fmt::format("{} {}: making inputs and the reference ({})", kernel.name, to_string(s),
+  tell(fmt::format("{} {}: making inputs and the reference ({})", kernel.name, kbench::to_string(s),
                    reference_name(kernel)));
   const std::vector<host_tensor> inputs = kernel.make_inputs(s, options.seed);
   const std::vector<host_tensor> expected = reference_outputs(kernel, s, inputs);
@@ -74,14 +74,14 @@ std::vector<implementation_measurement> measure_kernel(const kernel_definition& 
     const implementation& impl = *kernel.find(kind);
     impl_status failure = impl_status::build_error;  // what an exception means in the current phase
     try {
-      tell(fmt::format("{} {} on {}: building", kernel.name, to_string(s), to_string(kind)));
+      tell(fmt::format("{} {} on {}: building", kernel.name, kbench::to_string(s), to_string(kind)));
       const bool override_config = options.config_override && kind != backend_kind::torch;
       const bound_kernel bound(kernel, impl, open_device(kind), s, inputs,
                                override_config ? *options.config_override : config{});
       m.used_config = bound.used_config();
       m.device = bound.device()->info();
       failure = impl_status::runtime_error;
-      tell(fmt::format("{} {} on {}: checking against {}", kernel.name, to_string(s), to_string(kind),
+      tell(fmt::format("{} {} on {}: checking against {}", kernel.name, kbench::to_string(s), to_string(kind),
                        reference_name(kernel)));
       m.accuracy = check_accuracy(bound.run_and_read(expected), expected, kernel.tolerance);
       if (!m.accuracy.passed) {
@@ -90,7 +90,7 @@ std::vector<implementation_measurement> measure_kernel(const kernel_definition& 
         results.push_back(std::move(m));
         continue;
       }
-      tell(fmt::format("{} {} on {}: timing", kernel.name, to_string(s), to_string(kind)));
+      tell(fmt::format("{} {} on {}: timing", kernel.name, kbench::to_string(s), to_string(kind)));
       m.timing = measure(inject_sync_fault(bound.target(), options.fault), options.timing);
       if (!m.timing->valid()) {
         m.status = impl_status::invalid_timing;
@@ -105,4 +105,4 @@ std::vector<implementation_measurement> measure_kernel(const kernel_definition& 
   return results;
 }
 
-}  // namespace kbench
+}  // namespace kbench::suite

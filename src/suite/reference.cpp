@@ -3,7 +3,7 @@
 #include <kbench/suite/bound_kernel.hpp>
 #include <kbench/suite/reference.hpp>
 
-namespace kbench {
+namespace kbench::suite {
 
 std::vector<host_tensor> reference_outputs(const kernel_definition& kernel, const shape& s,
                                            const std::vector<host_tensor>& inputs) {
@@ -22,4 +22,4 @@ std::string reference_name(const kernel_definition& kernel) {
   return kernel.reference ? "torch" : "the cpu implementation";
 }
 
-}  // namespace kbench
+}  // namespace kbench::suite

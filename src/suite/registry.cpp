@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <mutex>
 
-namespace kbench {
+namespace kbench::suite {
 
 namespace {
 /// Function-local so that kernels registering from other translation units never see them uninitialized.
@@ -89,7 +89,7 @@ kernel_builder& kernel_builder::reference(
 }
 
 kernel_builder& kernel_builder::tolerance(double atol, double rtol, double max_mismatch_fraction) {
-  m_def.tolerance = kbench::tolerance{atol, rtol, max_mismatch_fraction};
+  m_def.tolerance = kbench::suite::tolerance{atol, rtol, max_mismatch_fraction};
   return *this;
 }
 
@@ -165,4 +165,4 @@ const kernel_definition& find_kernel(std::string_view name) {
   throw usage_error(fmt::format("unknown kernel '{}' (valid: {})", name, fmt::join(names, ", ")));
 }
 
-}  // namespace kbench
+}  // namespace kbench::suite

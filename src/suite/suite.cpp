@@ -73,38 +73,28 @@ std::vector<suite_item> plan_suite(const suite_selection& selection) {
   return plan;
 }
 
-std::vector<std::string> worker_arguments(const suite_item& item, const suite_options& options,
-                                          const std::optional<kbench::config>& config,
-                                          const std::optional<baseline_setting>& baseline) {
-  std::vector<std::string> args{"worker",
-                                "--kernel",
-                                item.kernel->name,
-                                "--shape-index",
-                                std::to_string(item.shape_index),
-                                "--backend",
-                                std::string(kbench::to_string(options.backend)),
-                                "--seed",
-                                std::to_string(options.seed),
-                                "--target-ms",
-                                fmt::format("{}", options.target_ms)};
-  if (!item.kernel->definition_file.empty())
-    args.insert(args.end(), {"--spec", item.kernel->definition_file});
-  if (options.atol) args.insert(args.end(), {"--atol", fmt::format("{}", *options.atol)});
-  if (options.rtol) args.insert(args.end(), {"--rtol", fmt::format("{}", *options.rtol)});
-  std::vector<std::string> impls;
-  if (options.run_kbench) impls.emplace_back("kbench");
-  if (options.run_torch) impls.emplace_back("torch");
-  args.insert(args.end(), {"--impl", fmt::format("{}", fmt::join(impls, ","))});
-  if (config) args.insert(args.end(), {"--config", to_json_text(*config)});
-  if (baseline && baseline->threads > 0 && options.run_torch)
-    args.insert(args.end(), {"--torch-config", to_json_text(baseline->binding_config())});
-  if (options.triad_stores) args.insert(args.end(), {"--triad-stores", *options.triad_stores});
-  if (options.require_quiet_s > 0)
-    args.insert(args.end(), {"--require-quiet", fmt::format("{}", options.require_quiet_s)});
-  if (options.triad_stores && options.triad_min_bytes > 0) {
-    args.insert(args.end(), {"--triad-min-bytes", fmt::format("{}", options.triad_min_bytes)});
-  }
-  return args;
+worker_request shape_worker_request(const suite_item& item, const suite_options& options,
+                                    const std::optional<kbench::config>& config,
+                                    const std::optional<baseline_setting>& baseline) {
+  worker_request request;
+  request.task = worker_task::shape;
+  request.kernel = item.kernel->name;
+  request.definition_file = item.kernel->definition_file;
+  request.shape_index = item.shape_index;
+  shape_options& s = request.shape;
+  s.backend = options.backend;
+  s.seed = options.seed;
+  s.target_ms = options.target_ms;
+  s.atol = options.atol;
+  s.rtol = options.rtol;
+  s.run_kbench = options.run_kbench;
+  s.run_torch = options.run_torch;
+  s.config = config;
+  if (baseline && baseline->threads > 0 && options.run_torch) s.torch_config = baseline->binding_config();
+  s.triad_stores = options.triad_stores;
+  if (options.triad_stores) s.triad_min_bytes = options.triad_min_bytes;
+  s.require_quiet_s = options.require_quiet_s;
+  return request;
 }
 
 namespace {
@@ -180,9 +170,8 @@ std::vector<shape_result> run_suite(const std::vector<suite_item>& plan, const s
     if (chosen.failure) {
       result = failed_item(plan[i], *chosen.failure, chosen.reason, 0);
     } else {
-      std::vector<std::string> argv{exe};
-      for (auto& a : worker_arguments(plan[i], options, chosen.config, chosen.baseline))
-        argv.push_back(std::move(a));
+      const std::vector<std::string> argv{
+          exe, "worker", to_message(shape_worker_request(plan[i], options, chosen.config, chosen.baseline))};
       // The baseline's spin count reaches libgomp only through the environment the worker starts with.
       std::vector<std::string> environment;
       if (chosen.baseline && chosen.baseline->threads > 0)

@@ -5,7 +5,7 @@
 
 #include <algorithm>
 
-namespace kbench {
+namespace kbench::suite {
 
 triad_probe make_triad_probe(const device_ptr& device, const std::string& stores, std::size_t elements) {
   if (!is_store_kind(stores)) {
@@ -32,4 +32,4 @@ double triad_probe_min_bytes(double requested) {
   return std::max(floor_bytes, 2.0 * static_cast<double>(last_level_cache_share_bytes()));
 }
 
-}  // namespace kbench
+}  // namespace kbench::suite

@@ -5,6 +5,7 @@
 #include <kbench/suite/detail/trial_server.hpp>
 #include <kbench/suite/detail/worker_process.hpp>
 #include <kbench/suite/tune_shape.hpp>
+#include <kbench/suite/worker_request.hpp>
 #include <kbench/tune/strategy.hpp>
 
 #include <fmt/format.h>
@@ -30,14 +31,14 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 /// The command line of a served worker for this search (trial_server.hpp): compile, time and retime trials.
 std::vector<std::string> server_arguments(const kernel_definition& kernel, std::size_t shape_index,
                                           const tuning_options& options) {
-  std::vector<std::string> argv{self_executable(), "worker",
-                                "--kernel",        kernel.name,
-                                "--shape-index",   std::to_string(shape_index),
-                                "--backend",       std::string(kbench::to_string(options.backend)),
-                                "--seed",          std::to_string(options.seed),
-                                "--serve"};
-  if (!kernel.definition_file.empty()) argv.insert(argv.end(), {"--spec", kernel.definition_file});
-  return argv;
+  worker_request request;
+  request.task = worker_task::trials;
+  request.kernel = kernel.name;
+  request.definition_file = kernel.definition_file;
+  request.shape_index = shape_index;
+  request.shape.backend = options.backend;
+  request.shape.seed = options.seed;
+  return {self_executable(), "worker", to_message(request)};
 }
 
 trial_request make_request(const tuning_options& options, trial_phase phase, std::vector<config> configs,

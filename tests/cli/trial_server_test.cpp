@@ -33,8 +33,7 @@ std::vector<std::string> add_configs(std::size_t wanted) {
 }
 
 suite::trial_server add_server() {
-  return suite::trial_server(
-      {KBENCH_EXE, "worker", "--kernel", "add", "--shape-index", "0", "--backend", "cpu", "--serve"});
+  return suite::trial_server({KBENCH_EXE, "worker", R"({"task":"trials","kernel":"add","backend":"cpu"})"});
 }
 
 trial_request time_request(const std::string& config_text) {
@@ -119,7 +118,7 @@ TEST(TrialServer, CompileTrialsOnOpenclShareOneWorker) {
   }
   ASSERT_EQ(configs.size(), 2u);
   suite::trial_server server(
-      {KBENCH_EXE, "worker", "--kernel", "add", "--shape-index", "0", "--backend", "opencl", "--serve"});
+      {KBENCH_EXE, "worker", R"({"task":"trials","kernel":"add","backend":"opencl"})"});
   for (const auto& c : configs) {
     trial_request request;
     request.phase = trial_phase::compile;
@@ -134,7 +133,7 @@ TEST(TrialServer, CompileTrialsOnOpenclShareOneWorker) {
 }
 
 TEST(TrialServer, AWorkerThatCannotStartIsARuntimeError) {
-  suite::trial_server server({"/nonexistent/kbench", "worker", "--serve"});
+  suite::trial_server server({"/nonexistent/kbench", "worker", R"({"task":"trials","kernel":"add"})"});
   const auto outcomes = server.run(time_request(R"({"A":1})"), 5);
   ASSERT_EQ(outcomes.size(), 1u);
   EXPECT_EQ(outcomes[0].status, eval_status::runtime_error);

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <regex>
 #include <sstream>
 #include <string>
@@ -239,11 +240,27 @@ nlohmann::json trial_output(const std::string& output) {
 TEST(TuneCli, ATimeTrialReTimesTheCandidateAgainstTheIncumbentOnlyWhenItIsNear) {
   const auto [index, configs] = exp_shape_with_configs(2);
   ASSERT_GE(index, 0);
-  const std::string trial = "worker --kernel exp --backend cpu --phase time --target-ms 5 --shape-index " +
-                            std::to_string(index) + " --config '" + configs[0] + "' --config '" + configs[1] +
-                            "' --retime-within 1.5 --incumbent-ms ";
+  // One trial request, as the tuner sends a serving worker, in the worker's one message.
+  const auto trial = [index = index, configs = configs](double incumbent_ms,
+                                                        std::optional<double> give_up_above = {},
+                                                        bool three_configs = false) {
+    nlohmann::json request = {
+        {"task", "trial"},
+        {"kernel", "exp"},
+        {"backend", "cpu"},
+        {"shape_index", index},
+        {"trial",
+         {{"phase", "time"},
+          {"configs", {nlohmann::json::parse(configs[0]), nlohmann::json::parse(configs[1])}},
+          {"target_ms", 5},
+          {"retime_within", 1.5},
+          {"incumbent_ms", incumbent_ms}}}};
+    if (give_up_above) request["trial"]["give_up_above"] = *give_up_above;
+    if (three_configs) request["trial"]["configs"].push_back(nlohmann::json::parse(configs[0]));
+    return "worker '" + request.dump() + "'";
+  };
   // An incumbent known at 1e9 ms: any candidate is near it, so both are timed again, interleaved.
-  const auto near = run_kbench(trial + "1e9");
+  const auto near = run_kbench(trial(1e9));
   ASSERT_EQ(near.exit_code, 0) << near.output;
   const auto n = trial_output(near.output);
   ASSERT_EQ(n.size(), 2u) << near.output;
@@ -254,21 +271,21 @@ TEST(TuneCli, ATimeTrialReTimesTheCandidateAgainstTheIncumbentOnlyWhenItIsNear) 
   EXPECT_GT(n[0]["time_ms"].get<double>(), 0);
   // An incumbent at 1e-9 ms: no candidate comes within 1.5x, so nothing is re-timed and the incumbent is
   // not even timed.
-  const auto far = run_kbench(trial + "1e-9");
+  const auto far = run_kbench(trial(1e-9));
   ASSERT_EQ(far.exit_code, 0) << far.output;
   const auto f = trial_output(far.output);
   ASSERT_EQ(f.size(), 2u) << far.output;
   EXPECT_GT(f[0]["time_ms"].get<double>(), 0);
   EXPECT_EQ(f[0]["retime_ms"].get<double>(), 0);
   EXPECT_EQ(f[1]["samples"].get<std::size_t>(), 0u);
-  // And so far behind (more than --give-up-above, 2x by default) that its first calls are its whole timing.
+  // And so far behind (more than give_up_above, 2x by default) that its first calls are its whole timing.
   EXPECT_LE(f[0]["samples"].get<std::size_t>(), 5u) << f[0];
   EXPECT_NE(f[0]["message"].get<std::string>().find("timed from"), std::string::npos) << f[0];
-  const auto full = run_kbench(trial + "1e-9 --give-up-above 0");
+  const auto full = run_kbench(trial(1e-9, 0.0));
   ASSERT_EQ(full.exit_code, 0) << full.output;
   EXPECT_EQ(trial_output(full.output)[0]["message"], "") << full.output;
   // Three configs is not a time trial.
-  const auto three = run_kbench(trial + "1 --config '" + configs[0] + "'");
+  const auto three = run_kbench(trial(1, std::nullopt, true));
   EXPECT_EQ(three.exit_code, 2) << three.output;
 }
 

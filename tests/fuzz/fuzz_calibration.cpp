@@ -25,6 +25,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   kbench::device_info device;
   device.backend = kbench::backend_kind::cpu;
   device.name = "AMD EPYC";
-  kbench::fuzz::expect_clean_refusal([&] { (void)kbench::cached_calibration(device); });
+  kbench::fuzz::expect_clean_refusal([&] { (void)kbench::suite::cached_calibration(device); });
   return 0;
 }

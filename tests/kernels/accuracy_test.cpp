@@ -12,6 +12,7 @@
 #include <map>
 
 namespace kbench {
+using namespace suite;  // the suite's kernel API, unqualified
 namespace {
 
 struct case_param {

@@ -17,6 +17,7 @@
 #include <vector>
 
 namespace kbench {
+using namespace suite;  // the suite's kernel API, unqualified
 
 /// Binds `kernel`'s cpu implementation on `inputs` (shape `s`) with its default config changed to each
 /// combination of `values` (parameter -> the values to try), and expects each binding to use that config and

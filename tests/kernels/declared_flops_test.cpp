@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 namespace kbench::test {
+using namespace kbench::suite;  // the suite's kernel API, unqualified
 namespace {
 
 TEST(DeclaredFlops, BmmIsComputeBoundOnEveryShapeAndTheOtherKernelsDeclareNoFlops) {

@@ -14,6 +14,7 @@
 #include <vector>
 
 namespace kbench {
+using namespace suite;  // the suite's kernel API, unqualified
 namespace {
 
 constexpr double drop_p = 0.5;  // the kernel's fixed drop probability (low_mem_dropout_p)

@@ -16,6 +16,7 @@
 #include <vector>
 
 namespace kbench {
+using namespace suite;  // the suite's kernel API, unqualified
 namespace {
 
 constexpr std::size_t count = 8192;  // elements per run: several tasks and a partial last vector below

@@ -16,6 +16,7 @@
 #include <vector>
 
 namespace kbench {
+using namespace suite;  // the suite's kernel API, unqualified
 namespace {
 
 constexpr std::size_t rows = 4;

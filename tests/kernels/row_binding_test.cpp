@@ -12,6 +12,7 @@
 #include <string>
 
 namespace kbench {
+using namespace suite;  // the suite's kernel API, unqualified
 namespace {
 
 #if KBENCH_HAS_OPENCL

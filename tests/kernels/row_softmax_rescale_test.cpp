@@ -20,6 +20,7 @@
 #include <vector>
 
 namespace kbench {
+using namespace suite;  // the suite's kernel API, unqualified
 namespace {
 
 constexpr std::size_t row_length = 1100;  // AVX2, UNROLL 4: 34 steps of 32 floats, 1 whole vector, 4 floats

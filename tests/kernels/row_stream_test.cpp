@@ -23,6 +23,7 @@
 #include <vector>
 
 namespace kbench {
+using namespace suite;  // the suite's kernel API, unqualified
 namespace {
 
 const std::vector<std::string>& streaming_row_kernels() {

@@ -15,6 +15,7 @@
 #include <string>
 
 namespace kbench {
+using namespace suite;  // the suite's kernel API, unqualified
 namespace {
 
 TEST(RowKernelUnroll, EveryUnrollMatchesTheTorchReference) {

@@ -15,6 +15,7 @@
 #include <thread>
 
 namespace kbench::test {
+using namespace kbench::suite;  // the suite's kernel API, unqualified
 namespace {
 
 using suite::trial_phase;

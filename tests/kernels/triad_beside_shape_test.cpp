@@ -14,6 +14,7 @@
 #include <cstddef>
 
 namespace kbench::test {
+using namespace kbench::suite;  // the suite's kernel API, unqualified
 namespace {
 
 constexpr std::size_t floats = std::size_t{1} << 16;

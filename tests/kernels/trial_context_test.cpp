@@ -14,6 +14,7 @@
 #include <cstddef>
 
 namespace kbench::test {
+using namespace kbench::suite;  // the suite's kernel API, unqualified
 namespace {
 
 using suite::trial_context;

@@ -21,6 +21,7 @@
 #include <sstream>
 
 namespace kbench::test {
+using namespace kbench::suite;  // the suite's kernel API, unqualified
 namespace {
 
 const std::filesystem::path examples = std::filesystem::path(KBENCH_SOURCE_DIR) / "examples/specs";

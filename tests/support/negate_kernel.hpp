@@ -13,6 +13,7 @@
 #include <vector>
 
 namespace kbench::test {
+using namespace kbench::suite;  // the suite's kernel API, unqualified
 
 inline kernel_definition negate_kernel(std::int64_t floats = 4096) {
   kernel_definition k;

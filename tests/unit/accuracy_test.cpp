@@ -10,6 +10,7 @@
 #include <vector>
 
 namespace kbench {
+using namespace suite;  // the suite's kernel API, unqualified
 namespace {
 
 TEST(Accuracy, Float64ValuesPassWithinTheToleranceAndCountTheElementsOutside) {

@@ -20,6 +20,7 @@
 #include <vector>
 
 namespace kbench {
+using namespace suite;  // the suite's kernel API, unqualified
 namespace {
 
 constexpr std::int64_t elements = 1000;

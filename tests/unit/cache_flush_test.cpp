@@ -21,6 +21,7 @@
 #include <vector>
 
 namespace kbench {
+using namespace suite;  // the suite's kernel API, unqualified
 namespace {
 
 using namespace std::chrono_literals;

@@ -16,6 +16,7 @@
 #include <string>
 
 namespace kbench::test {
+using namespace kbench::suite;  // the suite's kernel API, unqualified
 namespace {
 
 std::size_t count(const std::string& text, const std::string& part) {

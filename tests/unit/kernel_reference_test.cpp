@@ -17,6 +17,7 @@
 #include <vector>
 
 namespace kbench {
+using namespace suite;  // the suite's kernel API, unqualified
 namespace {
 
 std::vector<host_tensor> ramp_inputs(const shape& s, std::uint64_t) {

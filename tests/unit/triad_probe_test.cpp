@@ -19,6 +19,7 @@
 #include <vector>
 
 namespace kbench {
+using namespace suite;  // the suite's kernel API, unqualified
 namespace {
 
 TEST(TriadProbe, ComputesTheTriadWithTheStoreKindAskedFor) {

@@ -15,6 +15,7 @@
 #include <string>
 
 namespace kbench {
+using namespace suite;  // the suite's kernel API, unqualified
 namespace {
 
 /// Sets environment variables for one scope and restores them after.

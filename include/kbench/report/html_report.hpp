@@ -33,7 +33,7 @@ struct report_data {
 };
 
 /// The calibrated bandwidth of the device a series was measured on, if known.
-using calibration_lookup = std::function<std::optional<calibration>(const history::series_key& key)>;
+using calibration_lookup = std::function<std::optional<suite::calibration>(const history::series_key& key)>;
 
 struct html_report_options {
   history::detector_options detector;  // flags on the latency lines (as `kbench regressions` judges)
@@ -61,6 +61,6 @@ struct html_report {
 
 /// The calibration cache's entry (calibrate.hpp) for the series' runner: backend runner_name, device
 /// runner_type. None for an unknown backend name.
-[[nodiscard]] std::optional<calibration> cached_peak(const history::series_key& key);
+[[nodiscard]] std::optional<suite::calibration> cached_peak(const history::series_key& key);
 
 }  // namespace kbench::report

@@ -73,7 +73,7 @@ struct kernel_spec {
   std::map<std::string, std::string> reference_npy;
   std::string reference_torch;
   int reference_torch_line = 0;  // the line of [reference] torch in the file, for messages
-  kbench::tolerance tolerance;
+  kbench::suite::tolerance tolerance;
   /// SHA-256 of the spec file, its sources and its reference files: the tuning cache's source hash.
   std::string content_hash;
 };

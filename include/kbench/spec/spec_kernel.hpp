@@ -12,7 +12,7 @@ namespace kbench::spec {
 
 /// The kernel `spec` describes: its shapes, seeded inputs, reference, tolerance, and an implementation per
 /// source it names (where this build has that backend), with the spec's tuning space.
-[[nodiscard]] kernel_definition make_kernel_definition(const kernel_spec& spec);
+[[nodiscard]] suite::kernel_definition make_kernel_definition(const kernel_spec& spec);
 
 /// Reads `file` and registers its kernel; returns the kernel's name. Loading the same file again is a no-op;
 /// another file whose kernel has a registered kernel's name throws usage_error.

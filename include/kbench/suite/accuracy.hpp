@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-namespace kbench {
+namespace kbench::suite {
 
 struct accuracy_report {
   bool passed = false;
@@ -39,4 +39,4 @@ struct output_values {
 [[nodiscard]] accuracy_report check_accuracy(std::span<const output_values> got,
                                              std::span<const output_values> want, const tolerance& tol);
 
-}  // namespace kbench
+}  // namespace kbench::suite

@@ -48,7 +48,7 @@ struct baseline_options {
 };
 
 /// The baseline's setting for one kernel x shape: the cached one (tuning cache, backend "torch"), or tuned
-/// now in one `kbench worker --phase baseline-settings` per spin count. Throws kbench::error when the kernel
+/// now in one `kbench worker` (task "baseline-settings") per spin count. Throws kbench::error when the kernel
 /// has no torch baseline; a worker that fails only loses its candidates (warnings), and when every one
 /// fails, the result has threads 0 (libtorch's defaults) and says why.
 [[nodiscard]] baseline_setting choose_baseline_setting(const kernel_definition& kernel,

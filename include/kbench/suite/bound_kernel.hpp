@@ -7,7 +7,7 @@
 
 #include <vector>
 
-namespace kbench {
+namespace kbench::suite {
 
 /// Allocates one buffer per input on `device` and writes the input into it.
 [[nodiscard]] std::vector<buffer_ptr> upload_inputs(device& target, const std::vector<host_tensor>& inputs);
@@ -65,4 +65,4 @@ class bound_kernel {
   launcher m_launch;
 };
 
-}  // namespace kbench
+}  // namespace kbench::suite

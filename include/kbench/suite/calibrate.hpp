@@ -12,7 +12,7 @@
 #include <optional>
 #include <string>
 
-namespace kbench {
+namespace kbench::suite {
 
 struct calibration {
   std::string backend;
@@ -65,4 +65,4 @@ void store_calibration(const calibration& c);
 [[nodiscard]] std::optional<calibration> raise_peak(const calibration& peak, double triad_gbps,
                                                     const std::string& source);
 
-}  // namespace kbench
+}  // namespace kbench::suite

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-namespace kbench {
+namespace kbench::suite {
 
 /// Everything an implementation is bound to: the device, the problem shape, its config, and the inputs
 /// already uploaded to the device (one buffer per input, in make_inputs order).
@@ -70,7 +70,7 @@ struct kernel_definition {
   std::vector<kbench::shape> shapes;  // in increasing size; the suite times them all
   std::function<std::vector<host_tensor>(const kbench::shape&, std::uint64_t seed)> make_inputs;
   std::function<std::vector<host_tensor>(const std::vector<host_tensor>& inputs)> reference;
-  kbench::tolerance tolerance;
+  kbench::suite::tolerance tolerance;
   std::function<double(const kbench::shape&)> bytes_moved;  // [bytes per call], for bandwidth; may be empty
   /// [floating-point operations per call] the kernel's useful arithmetic (a matmul's 2 M N K), for GFLOP/s;
   /// may be empty. A shape doing at least suite::compute_bound_flops_per_byte per byte moved is judged by
@@ -99,4 +99,9 @@ struct kernel_definition {
   [[nodiscard]] const implementation* find(backend_kind backend) const;
 };
 
-}  // namespace kbench
+}  // namespace kbench::suite
+
+namespace kbench::kernels {
+// The built-in kernels (kernels/*/) are written against this API and name it without the prefix.
+using namespace kbench::suite;
+}  // namespace kbench::kernels

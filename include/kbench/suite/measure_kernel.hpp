@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-namespace kbench {
+namespace kbench::suite {
 
 enum class impl_status { ok, unavailable, build_error, runtime_error, wrong_result, invalid_timing };
 [[nodiscard]] std::string_view to_string(impl_status status);
@@ -42,4 +42,4 @@ struct measure_kernel_options {
                                                                      const shape& s,
                                                                      const measure_kernel_options& options);
 
-}  // namespace kbench
+}  // namespace kbench::suite

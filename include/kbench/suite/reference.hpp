@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace kbench {
+namespace kbench::suite {
 
 /// The expected outputs of `kernel` for shape `s` and `inputs`. Without a registered reference the cpu
 /// implementation runs on the cpu backend and its outputs come back flat (one dimension: the accuracy check
@@ -19,4 +19,4 @@ namespace kbench {
 /// What reference_outputs uses for `kernel`, for messages: "torch" or "the cpu implementation".
 [[nodiscard]] std::string reference_name(const kernel_definition& kernel);
 
-}  // namespace kbench
+}  // namespace kbench::suite

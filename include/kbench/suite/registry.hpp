@@ -3,7 +3,7 @@
 //
 // **Example** (kernels/exp/exp.cpp):
 //   KBENCH_KERNEL(exp) {
-//     return kbench::kernel_builder("exp")
+//     return kbench::suite::kernel_builder("exp")
 //         .describe("y = exp(x), elementwise")
 //         .shapes({{1024}, {4096}, {104857600}})
 //         .inputs([](const kbench::shape& s, std::uint64_t seed) { ... })
@@ -17,7 +17,7 @@
 #include <utility>
 #include <vector>
 
-namespace kbench {
+namespace kbench::suite {
 
 class kernel_builder {
  public:
@@ -58,7 +58,7 @@ bool register_kernel_extension(kernel_definition extra);
 /// The kernel called `name`; throws usage_error listing the valid names otherwise.
 [[nodiscard]] const kernel_definition& find_kernel(std::string_view name);
 
-}  // namespace kbench
+}  // namespace kbench::suite
 
 /// The build defines KBENCH_KERNEL_SOURCE_HASH for a kernel folder's sources (cmake/KbenchKernel.cmake).
 #ifndef KBENCH_KERNEL_SOURCE_HASH
@@ -66,16 +66,16 @@ bool register_kernel_extension(kernel_definition extra);
 #endif
 
 /// Defines and registers a kernel at static-initialization time; the body returns a kernel_builder.
-#define KBENCH_KERNEL(ident)                                                                \
-  static ::kbench::kernel_builder kbench_define_##ident();                                  \
-  [[maybe_unused]] static const bool kbench_registered_##ident = ::kbench::register_kernel( \
-      std::move(kbench_define_##ident().source_hash(KBENCH_KERNEL_SOURCE_HASH)).build());   \
-  static ::kbench::kernel_builder kbench_define_##ident()
+#define KBENCH_KERNEL(ident)                                                                       \
+  static ::kbench::suite::kernel_builder kbench_define_##ident();                                  \
+  [[maybe_unused]] static const bool kbench_registered_##ident = ::kbench::suite::register_kernel( \
+      std::move(kbench_define_##ident().source_hash(KBENCH_KERNEL_SOURCE_HASH)).build());          \
+  static ::kbench::suite::kernel_builder kbench_define_##ident()
 
 /// Extends a kernel registered with KBENCH_KERNEL (register_kernel_extension); the body returns a
 /// kernel_builder of the kernel's name with what it adds.
-#define KBENCH_KERNEL_EXTENSION(ident)                                                 \
-  static ::kbench::kernel_builder kbench_extend_##ident();                             \
-  [[maybe_unused]] static const bool kbench_extended_##ident =                         \
-      ::kbench::register_kernel_extension(std::move(kbench_extend_##ident()).build()); \
-  static ::kbench::kernel_builder kbench_extend_##ident()
+#define KBENCH_KERNEL_EXTENSION(ident)                                                        \
+  static ::kbench::suite::kernel_builder kbench_extend_##ident();                             \
+  [[maybe_unused]] static const bool kbench_extended_##ident =                                \
+      ::kbench::suite::register_kernel_extension(std::move(kbench_extend_##ident()).build()); \
+  static ::kbench::suite::kernel_builder kbench_extend_##ident()

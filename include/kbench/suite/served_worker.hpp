@@ -2,8 +2,9 @@
 // A long-lived worker process that answers requests one at a time: one JSON line in on its standard input,
 // one answer line out on its standard output (a line that starts with a prefix: the kernel's or a driver's
 // own output may come between). The suite's isolation for every kind of target: the tuner's trial servers
-// (`kbench worker --serve`, trial_server.hpp) and the Python front-end's workers (`python -m kbench.worker`)
-// both run on it, so that a crash, a hang or garbage is judged the same way for a C++ and a Python kernel.
+// (`kbench worker` with task "trials", trial_server.hpp) and the Python front-end's workers (`python -m
+// kbench.worker`) both run on it, so that a crash, a hang or garbage is judged the same way for a C++ and a
+// Python kernel.
 //
 // The worker starts on the first request, in its own process group, with the worker environment
 // (parent_pid_variable set: it dies with the process that started it). A worker that dies, hangs past the

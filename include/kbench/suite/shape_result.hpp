@@ -173,9 +173,3 @@ void to_json(nlohmann::json& j, const shape_result& r);
 void from_json(const nlohmann::json& j, shape_result& r);
 
 }  // namespace kbench::suite
-
-namespace kbench {
-// How a contention travels from a worker to the runner (found by argument-dependent lookup).
-void to_json(nlohmann::json& j, const contention& c);
-void from_json(const nlohmann::json& j, contention& c);
-}  // namespace kbench

@@ -6,6 +6,7 @@
 #include <kbench/suite/baseline_setting.hpp>
 #include <kbench/suite/kernel.hpp>
 #include <kbench/suite/shape_result.hpp>
+#include <kbench/suite/worker_request.hpp>
 #include <kbench/timing_budget.hpp>
 
 #include <cstdint>
@@ -70,9 +71,9 @@ struct suite_options {
 [[nodiscard]] std::vector<shape_result> run_suite(const std::vector<suite_item>& plan,
                                                   const suite_options& options);
 
-/// The arguments of `kbench worker` for one item (after the executable path).
-[[nodiscard]] std::vector<std::string> worker_arguments(const suite_item& item, const suite_options& options,
-                                                        const std::optional<kbench::config>& config = {},
-                                                        const std::optional<baseline_setting>& baseline = {});
+/// The request of the `kbench worker` that measures one item (worker_request.hpp).
+[[nodiscard]] worker_request shape_worker_request(const suite_item& item, const suite_options& options,
+                                                  const std::optional<kbench::config>& config = {},
+                                                  const std::optional<baseline_setting>& baseline = {});
 
 }  // namespace kbench::suite

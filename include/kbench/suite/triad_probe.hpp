@@ -12,7 +12,7 @@
 #include <cstddef>
 #include <string>
 
-namespace kbench {
+namespace kbench::suite {
 
 struct triad_probe {
   bench_target target;        // one triad call (a = b + 3c over the probe's own arrays)
@@ -33,4 +33,4 @@ struct triad_probe {
 /// shape that would have reused them).
 [[nodiscard]] double triad_probe_min_bytes(double requested = 0);
 
-}  // namespace kbench
+}  // namespace kbench::suite

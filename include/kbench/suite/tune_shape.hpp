@@ -94,14 +94,14 @@ struct tuning_outcome {
                                              const device_info& device, const tune::space& space);
 
 /// Picks the config of a built-in or spec-file kernel x shape (see the top of this file): its target below,
-/// served by `kbench worker --serve`. Throws usage_error for an unknown strategy or an empty space; every
-/// failure of a config or a worker is a status, never an exception.
+/// served by `kbench worker` with task "trials". Throws usage_error for an unknown strategy or an empty
+/// space; every failure of a config or a worker is a status, never an exception.
 [[nodiscard]] tuning_outcome choose_config(const kernel_definition& kernel, std::size_t shape_index,
                                            const device_info& device, const tuning_options& options);
 
 /// What a search needs of a kernel x shape, whatever kernel it is: its space and cache key, its default
 /// config, and the command line of a served worker that answers its trials (trial_server.hpp) for it: a C++
-/// kernel's `kbench worker --serve`, a Python kernel's `python -m kbench.worker --trials`.
+/// kernel's `kbench worker` with task "trials", a Python kernel's `python -m kbench.worker --trials`.
 /// Starts a trial worker's answer line on its standard output (kernels and drivers may print other lines);
 /// the rest of the line is the JSON list of its trial_outcomes (detail/trial_messages.hpp).
 inline constexpr std::string_view trial_answer_prefix = "kbench-trial-answer ";

@@ -27,16 +27,16 @@ struct launch_geometry {
 [[nodiscard]] launch_geometry evaluate_launch(const kernel_spec& spec, const bindings& values);
 
 /// The dimensions and the config as expression values.
-[[nodiscard]] bindings expression_values(const kernel_spec& spec, const kernel_args& args);
+[[nodiscard]] bindings expression_values(const kernel_spec& spec, const suite::kernel_args& args);
 
 /// The output buffers of a binding, in the order of the spec's out arguments (kernel_args::outputs when
 /// given).
-[[nodiscard]] std::vector<buffer_ptr> spec_outputs(const kernel_spec& spec, const kernel_args& args);
+[[nodiscard]] std::vector<buffer_ptr> spec_outputs(const kernel_spec& spec, const suite::kernel_args& args);
 
 /// Sets the arguments of `kernel` (an opencl_kernel or a cuda_function) in the spec's order: the inputs
 /// (args.inputs), the outputs, and each scalar's value for `values`.
 template <class Kernel>
-void set_arguments(Kernel& kernel, const kernel_spec& spec, const kernel_args& args,
+void set_arguments(Kernel& kernel, const kernel_spec& spec, const suite::kernel_args& args,
                    const std::vector<buffer_ptr>& outputs, const bindings& values) {
   std::size_t next_input = 0, next_output = 0;
   for (std::size_t i = 0; i < spec.arguments.size(); ++i) {
@@ -57,10 +57,12 @@ void set_arguments(Kernel& kernel, const kernel_spec& spec, const kernel_args& a
 }
 
 #if KBENCH_HAS_OPENCL
-[[nodiscard]] launcher bind_opencl(const std::shared_ptr<const kernel_spec>& spec, const kernel_args& args);
+[[nodiscard]] suite::launcher bind_opencl(const std::shared_ptr<const kernel_spec>& spec,
+                                          const suite::kernel_args& args);
 #endif
 #if KBENCH_HAS_CUDA
-[[nodiscard]] launcher bind_cuda(const std::shared_ptr<const kernel_spec>& spec, const kernel_args& args);
+[[nodiscard]] suite::launcher bind_cuda(const std::shared_ptr<const kernel_spec>& spec,
+                                        const suite::kernel_args& args);
 #endif
 
 }  // namespace kbench::spec::detail

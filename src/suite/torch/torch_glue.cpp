@@ -9,7 +9,7 @@
 #include <chrono>
 #include <cstring>
 
-namespace kbench::torch_glue {
+namespace kbench::suite::torch_glue {
 
 namespace {
 std::vector<std::int64_t> sizes_of(const shape& s) {
@@ -59,4 +59,4 @@ launcher synchronous_launcher(const kernel_args& args, std::function<void()> bod
   };
 }
 
-}  // namespace kbench::torch_glue
+}  // namespace kbench::suite::torch_glue

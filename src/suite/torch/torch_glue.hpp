@@ -10,7 +10,7 @@
 #include <functional>
 #include <vector>
 
-namespace kbench::torch_glue {
+namespace kbench::suite::torch_glue {
 
 /// A float32 CPU tensor viewing `t`'s memory (no copy; `t` must outlive it).
 [[nodiscard]] at::Tensor view(host_tensor& t);
@@ -27,4 +27,4 @@ namespace kbench::torch_glue {
 [[nodiscard]] launcher synchronous_launcher(const kernel_args& args, std::function<void()> body,
                                             std::vector<buffer_ptr> outputs);
 
-}  // namespace kbench::torch_glue
+}  // namespace kbench::suite::torch_glue

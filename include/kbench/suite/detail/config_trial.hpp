@@ -31,7 +31,7 @@
 namespace kbench::suite {
 
 /// What every trial of one kernel x shape x backend x seed shares: the device, the inputs and, made on first
-/// use, the torch reference. A serving worker (`kbench worker --serve`) keeps one for all its trials.
+/// use, the torch reference. A trial-serving `kbench worker` keeps one for all its trials.
 class trial_context {
  public:
   /// Throws usage_error for a shape index out of range or a backend the kernel lacks.

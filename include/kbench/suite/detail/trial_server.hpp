@@ -1,10 +1,10 @@
 #pragma once
-// A tuning worker that serves one kernel x shape x backend x seed: a `kbench worker --serve` process, started
-// on the first trial, that runs the trials it is sent (compile, time, retime) one at a time, each under its
-// own timeout. The tuner keeps one per core for the parallel compile trials and one for timing. Why not a
-// fresh process per trial: every kbench process loads libtorch, 0.5-0.7 s on this 2-core VM before it does
-// anything, and builds the inputs and the torch reference again, while timing a small config takes
-// milliseconds. A served worker pays that once per shape.
+// A tuning worker that serves one kernel x shape x backend x seed: a `kbench worker` process with task
+// "trials", started on the first trial, that runs the trials it is sent (compile, time, retime) one at a
+// time, each under its own timeout. The tuner keeps one per core for the parallel compile trials and one for
+// timing. Why not a fresh process per trial: every kbench process loads libtorch, 0.5-0.7 s on this 2-core VM
+// before it does anything, and builds the inputs and the torch reference again, while timing a small config
+// takes milliseconds. A served worker pays that once per shape.
 //
 // Isolation is kept where it matters: a worker that dies, hangs (killed at the timeout) or answers garbage
 // gives its trial's configs the matching status, and the next trial starts a fresh worker; so does the trial
@@ -23,7 +23,8 @@ namespace kbench::suite {
 
 class trial_server {
  public:
-  /// `argv`: the worker's command line, `kbench worker ... --serve` (argv[0] = the executable path).
+  /// `argv`: the worker's command line, `kbench worker {"task":"trials",...}` (argv[0] = the executable
+  /// path).
   explicit trial_server(std::vector<std::string> argv);
   ~trial_server();
   trial_server(const trial_server&) = delete;
