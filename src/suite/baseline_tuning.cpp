@@ -71,11 +71,7 @@ baseline_setting from_cache(const tune::cache_entry& entry) {
 std::vector<baseline_candidate> run_spin_worker(const kernel_definition& kernel, std::size_t shape_index,
                                                 std::int64_t spin, const baseline_options& options,
                                                 std::vector<std::string>& warnings) {
-  worker_request request;
-  request.task = worker_task::baseline_settings;
-  request.kernel = kernel.name;
-  request.definition_file = kernel.definition_file;
-  request.shape_index = shape_index;
+  worker_request request = make_worker_request(worker_task::baseline_settings, kernel, shape_index);
   request.shape.seed = options.seed;
   request.shape.target_ms = options.target_ms;
   const std::vector<std::string> argv{self_executable(), "worker", to_message(request)};

@@ -76,11 +76,7 @@ std::vector<suite_item> plan_suite(const suite_selection& selection) {
 worker_request shape_worker_request(const suite_item& item, const suite_options& options,
                                     const std::optional<kbench::config>& config,
                                     const std::optional<baseline_setting>& baseline) {
-  worker_request request;
-  request.task = worker_task::shape;
-  request.kernel = item.kernel->name;
-  request.definition_file = item.kernel->definition_file;
-  request.shape_index = item.shape_index;
+  worker_request request = make_worker_request(worker_task::shape, *item.kernel, item.shape_index);
   shape_options& s = request.shape;
   s.backend = options.backend;
   s.seed = options.seed;

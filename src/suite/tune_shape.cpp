@@ -31,11 +31,7 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 /// The command line of a served worker for this search (trial_server.hpp): compile, time and retime trials.
 std::vector<std::string> server_arguments(const kernel_definition& kernel, std::size_t shape_index,
                                           const tuning_options& options) {
-  worker_request request;
-  request.task = worker_task::trials;
-  request.kernel = kernel.name;
-  request.definition_file = kernel.definition_file;
-  request.shape_index = shape_index;
+  worker_request request = make_worker_request(worker_task::trials, kernel, shape_index);
   request.shape.backend = options.backend;
   request.shape.seed = options.seed;
   return {self_executable(), "worker", to_message(request)};

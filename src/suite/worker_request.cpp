@@ -58,6 +58,16 @@ std::string_view to_string(worker_task task) {
   return "?";
 }
 
+worker_request make_worker_request(worker_task task, const kernel_definition& kernel,
+                                   std::size_t shape_index) {
+  worker_request request;
+  request.task = task;
+  request.kernel = kernel.name;
+  request.definition_file = kernel.definition_file;
+  request.shape_index = shape_index;
+  return request;
+}
+
 std::string to_message(const worker_request& request) {
   const shape_options& s = request.shape;
   json j = {{"task", std::string(to_string(request.task))},

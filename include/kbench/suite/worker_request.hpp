@@ -29,6 +29,10 @@ struct worker_request {
   std::string trial;    // task trial: the trial request, as a serving worker reads it (one JSON line)
 };
 
+/// A request of `task` for a kernel x shape, its options at their defaults.
+[[nodiscard]] worker_request make_worker_request(worker_task task, const kernel_definition& kernel,
+                                                 std::size_t shape_index);
+
 /// The message as JSON text (one line).
 [[nodiscard]] std::string to_message(const worker_request& request);
 /// Throws usage_error naming what is wrong: not JSON, an unknown field or task, a value of the wrong type.
