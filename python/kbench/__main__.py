@@ -194,6 +194,8 @@ def _run_item(worker: KernelWorker, k: dict[str, Any], shape: list[int], args: a
     try:
         if k["params"]:
             choice = _choose_config(worker, k, shape, args, progress)
+            if _kbench.workers_aborted():  # a second signal cut the search short: not a result
+                return _failed(k, shape, "interrupted", "tuning interrupted", time.perf_counter() - started)
             if choice.source == "cache_miss":
                 result = _failed(k, shape, STATUS["cache_miss"], choice.reason, time.perf_counter() - started)
                 result["config_source"] = "cache_miss"

@@ -60,6 +60,14 @@ def tunable(x, MODE):
     if MODE == "slow":
         time.sleep(0.001)
     return np.exp(x)
+
+@kbench.kernel(shapes=[(256,)], inputs=inputs, baseline=np.exp, params={"MODE": ["fast", "hang"]},
+               default={"MODE": "fast"})
+def tuned_hangs(x, MODE):
+    if MODE == "hang":
+        started("tuned_hangs")
+        time.sleep(3600)
+    return np.exp(x)
 '''
 
 
@@ -175,6 +183,27 @@ def test_a_second_sigterm_kills_the_hanging_worker_at_once(tmp_path):
     assert "stopping now" in stderr
     names = {rec["model"]["name"] for rec in json.loads(output.read_text())}
     assert names == {"passes"}
+    assert no_workers_left(module)
+
+
+def test_two_sigterms_during_tuning_stop_it_and_keep_only_real_outcomes(tmp_path):
+    module, flags = make_module(tmp_path)
+    env = dict(os.environ, KBENCH_CACHE_DIR=str(tmp_path / "cache"))
+    env.pop("KBENCH_ASSERT_CACHE_HIT", None)
+    output = tmp_path / "results.json"
+    process = start(module, "--kernel", "tuned_hangs", "--effort", "quick", "--target-ms", 20, "--output", output,
+                    env=env)
+    wait_for(flags / "tuned_hangs")  # the hanging config runs in the engine's trial worker
+    process.send_signal(signal.SIGTERM)
+    time.sleep(0.5)
+    process.send_signal(signal.SIGTERM)
+    stdout, stderr = process.communicate(timeout=60)  # --config-timeout is 60 s: the signal ended it
+    assert process.returncode == 143, stdout + stderr
+    assert "tuning stopped: kbench was interrupted" in stderr and "1 of 1 shapes not run" in stdout
+    assert not output.exists()
+    # The checkpoint keeps what was really measured, stays incomplete, and has no false failure.
+    for entry in (json.loads(p.read_text()) for p in (tmp_path / "cache").rglob("*.json")):
+        assert not entry["complete"] and all(item["status"] == "ok" for item in entry["log"])
     assert no_workers_left(module)
 
 
