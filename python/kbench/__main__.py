@@ -20,7 +20,6 @@ import time
 from typing import Any
 
 from . import _kbench, records, tuning
-from ._table import text_table
 from .suite import shape_text
 from .worker import ANSWER_PREFIX
 

@@ -7,7 +7,6 @@ pattern (tune once, then measure from the cache and fail on a miss).
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
